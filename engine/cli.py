@@ -1,0 +1,114 @@
+"""`python -m engine`: the engine's command line, a stable interchange contract.
+
+`legal` answers JSON lines on stdin with JSON lines on stdout, one for one and in order,
+flushing each answer so a tool can hold a pipe open and ask one position at a time.
+A bad line gets `{"error": ...}` and the next line is still answered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from typing import IO, Any
+
+from engine.plays import apply_moves, legal_plays
+from engine.position import Position
+from engine.rules import Finish, Muji, Rules, Start
+from engine.selfplay import selfplay
+
+
+class RequestError(ValueError):
+    """A `legal` request line that cannot be answered."""
+
+
+def answer(line: str) -> dict[str, Any]:
+    """The answer to one `legal` request line."""
+    if not line.strip():
+        raise RequestError("empty line")
+    try:
+        data = json.loads(line)
+    except ValueError as exc:
+        raise RequestError(f"not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise RequestError("a request is a JSON object with position, dice and rules")
+    unknown = set(data) - {"position", "dice", "rules"}
+    if unknown:
+        raise RequestError(f"unknown field {sorted(unknown)[0]!r}")
+    if "position" not in data or "dice" not in data:
+        raise RequestError("a request needs position and dice")
+    position = Position.from_json(data["position"])
+    dice = _dice(data["dice"])
+    rules = Rules.from_json(data.get("rules", {}))
+    if rules.finish is Finish.IRI and position.off != (0, 0):
+        raise RequestError("no stone is borne off under the iri finish")
+    return {
+        "plays": [
+            {
+                "moves": [list(move) for move in play.moves],
+                "position": apply_moves(position, play.moves).to_json(),
+                "result": {"winner": "mover", "points": play.points} if play.points else None,
+            }
+            for play in legal_plays(position, dice, rules)
+        ]
+    }
+
+
+def _dice(value: Any) -> tuple[int, int]:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(type(d) is int and 1 <= d <= 6 for d in value)
+    ):
+        raise RequestError("dice must be two integers from 1 to 6")
+    return value[0], value[1]
+
+
+def serve_legal(lines: Iterable[str], out: IO[str]) -> None:
+    for line in lines:
+        try:
+            reply = answer(line)
+        except ValueError as exc:
+            reply = {"error": str(exc)}
+        except Exception as exc:  # the contract: an answer line, never a traceback
+            reply = {"error": f"internal error: {type(exc).__name__}"}
+        out.write(json.dumps(reply, ensure_ascii=False) + "\n")
+        out.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("legal", help="answer JSON lines on stdin with the legal plays")
+    play = commands.add_parser("selfplay", help="play random legal games and count results")
+    play.add_argument("--games", type=int, default=100)
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--finish", choices=[f.value for f in Finish], default=Finish.IRI.value)
+    play.add_argument("--muji", choices=[m.value for m in Muji], default=Muji.BIGGER.value)
+    play.add_argument("--start", choices=[s.value for s in Start], default=Start.ALTERNATE.value)
+    play.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if args.command == "legal":
+        serve_legal(sys.stdin, sys.stdout)
+        return 0
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    rules = Rules(Finish(args.finish), Muji(args.muji), Start(args.start))
+    summary = selfplay(rules, args.games, args.seed).to_json()
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        _print_summary(rules, summary)
+    return 0
+
+
+def _print_summary(rules: Rules, summary: dict[str, Any]) -> None:
+    games, turns = summary["games"], summary["turns"]
+    seats, points = summary["wins_by_seat"], summary["wins_by_points"]
+    print(f"rules: finish={rules.finish} muji={rules.muji} start={rules.start}")
+    print(f"games: {games}")
+    print(f"turns: {turns} ({turns / games:.1f} a game)")
+    print(f"passes: {summary['passes']}")
+    print(f"wins by seat: first {seats['first']}, second {seats['second']}")
+    print(f"wins by value: 1 point {points['1']}, 2 points {points['2']}, 3 points {points['3']}")

@@ -1,0 +1,76 @@
+"""House rules of a table: how a game is finished, what a closed home does, who starts.
+
+The values are the strings of the interchange format in RULES.md, so a `Rules` goes to
+and from JSON without a translation table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, TypeVar
+
+E = TypeVar("E", bound=StrEnum)
+
+
+class Finish(StrEnum):
+    IRI = "iri"
+    BEAR_OFF = "bear_off"
+
+
+class Muji(StrEnum):
+    BIGGER = "bigger"
+    ON_THE_SPOT = "on_the_spot"
+    OFF = "off"
+
+
+class Start(StrEnum):
+    ALTERNATE = "alternate"
+    ROLL = "roll"
+
+
+class RulesError(ValueError):
+    """A rules object names an unknown rule or value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """One combination of house rules; the defaults are the late-Edo rules."""
+
+    finish: Finish = Finish.IRI
+    muji: Muji = Muji.BIGGER
+    start: Start = Start.ALTERNATE
+
+    @classmethod
+    def from_json(cls, data: Any) -> Rules:
+        """Parse `{"finish": ..., "muji": ..., "start": ...}`; omitted keys take defaults.
+
+        >>> Rules.from_json({"finish": "bear_off"}).finish
+        <Finish.BEAR_OFF: 'bear_off'>
+        """
+        if not isinstance(data, dict):
+            raise RulesError("rules must be an object")
+        unknown = set(data) - {"finish", "muji", "start"}
+        if unknown:
+            raise RulesError(f"unknown rule {sorted(unknown)[0]!r}")
+        return cls(
+            finish=_choice(Finish, data.get("finish", Finish.IRI), "finish"),
+            muji=_choice(Muji, data.get("muji", Muji.BIGGER), "muji"),
+            start=_choice(Start, data.get("start", Start.ALTERNATE), "start"),
+        )
+
+    def to_json(self) -> dict[str, str]:
+        return {"finish": self.finish.value, "muji": self.muji.value, "start": self.start.value}
+
+
+def _choice(kind: type[E], value: Any, name: str) -> E:
+    if not isinstance(value, str) or value not in {str(v) for v in kind}:
+        choices = " or ".join(repr(str(v)) for v in kind)
+        raise RulesError(f"unknown {name} {value!r}: it is {choices}")
+    return kind(value)
+
+
+ALL_RULES: tuple[Rules, ...] = tuple(
+    Rules(finish, muji, start) for finish in Finish for muji in Muji for start in Start
+)
+"""Every combination of house rules, for tests and self-play."""

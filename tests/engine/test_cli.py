@@ -1,0 +1,108 @@
+"""The engine's command line, run as outside tools run it: a real subprocess and pipes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from engine.position import Position
+
+START = Position.start().to_json()
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def legal(*requests: object) -> list[dict]:
+    lines = "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in requests)
+    done = run("legal", stdin=lines)
+    assert done.returncode == 0 and done.stderr == ""
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_legal_lists_each_distinct_outcome_from_the_movers_side():
+    [answer] = legal(
+        {"position": START, "dice": [6, 5], "rules": {"finish": "iri", "muji": "bigger"}}
+    )
+    plays = answer["plays"]
+    assert len(plays) == 7
+    run_off = next(p for p in plays if p["moves"] == [[24, 18], [18, 13]])
+    assert run_off["position"]["points"][23] == 1 and run_off["position"]["points"][12] == 6
+    assert run_off["result"] is None
+
+
+def test_a_winning_play_reports_the_mover_and_points():
+    position = {
+        "points": [2, 2, 2, 2, 3, 3, 1] + [0] * 16 + [-14],
+        "bar": [0, 1],
+        "off": [0, 0],
+    }
+    [answer] = legal({"position": position, "dice": [1, 1], "rules": {}})
+    wins = {tuple(map(tuple, p["moves"])): p["result"] for p in answer["plays"]}
+    assert wins[((7, 6),)] == {"winner": "mover", "points": 2}
+
+
+def test_no_legal_move_gives_one_empty_play_and_the_unchanged_position():
+    position = {"points": [14] + [0] * 17 + [-2, 0, 0, -2, 0, -11], "bar": [1, 0], "off": [0, 0]}
+    [answer] = legal({"position": position, "dice": [6, 3]})
+    assert answer == {"plays": [{"moves": [], "position": position, "result": None}]}
+
+
+@pytest.mark.parametrize(
+    ("request_line", "why"),
+    [
+        ("not json", "not JSON"),
+        ("[1, 2]", "object"),
+        ({"position": START}, "needs position and dice"),
+        ({"position": {"points": [1] * 24}, "dice": [1, 2]}, "15 stones"),
+        ({"position": START, "dice": [0, 7]}, "dice"),
+        ({"position": START, "dice": [1, True]}, "dice"),
+        ({"position": START, "dice": [1, 2], "rules": {"finish": "sideways"}}, "finish"),
+        ({"position": START, "dice": [1, 2], "rules": {"clock": "fast"}}, "unknown rule"),
+        ({"position": START, "dice": [1, 2], "extra": 1}, "unknown field"),
+        ({"position": START | {"off": [1, 0]}, "dice": [1, 2]}, "15 stones"),
+        ("", "empty"),
+    ],
+)
+def test_a_bad_line_gets_an_error_line_and_the_next_line_is_answered(request_line, why):
+    bad, good = legal(request_line, {"position": START, "dice": [1, 1]})
+    assert set(bad) == {"error"} and why in bad["error"]
+    assert len(good["plays"]) == 9
+
+
+def test_iri_positions_cannot_have_borne_off_stones():
+    position = {"points": [14] + [0] * 22 + [-15], "bar": [0, 0], "off": [1, 0]}
+    [bad] = legal({"position": position, "dice": [1, 2], "rules": {"finish": "iri"}})
+    assert "borne off" in bad["error"]
+    [good] = legal({"position": position, "dice": [1, 2], "rules": {"finish": "bear_off"}})
+    assert good["plays"]
+
+
+def test_selfplay_reports_games_turns_passes_and_wins_by_value():
+    done = run("selfplay", "--games", "12", "--seed", "5", "--finish", "bear_off", "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["games"] == 12
+    assert summary["turns"] > 12 * 20
+    assert sum(summary["wins_by_points"].values()) == 12
+    assert sum(summary["wins_by_seat"].values()) == 12
+    again = run("selfplay", "--games", "12", "--seed", "5", "--finish", "bear_off", "--json")
+    assert again.stdout == done.stdout, "a seed replays the same games"
+    text = run("selfplay", "--games", "3", "--seed", "1")
+    assert "games: 3" in text.stdout and "wins by value" in text.stdout
+
+
+def test_selfplay_refuses_bad_options():
+    assert run("selfplay", "--games", "0").returncode == 2
+    assert run("selfplay", "--muji", "sometimes").returncode == 2
