@@ -1,0 +1,46 @@
+# Needs only Python 3.11+ and make: everything else is installed into .venv from uv.lock.
+PYTHON ?= python3
+UV_VERSION := 0.13.9
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.install-stamp
+PYTEST_ARGS ?=
+
+# uv installs into our .venv and never downloads a Python of its own.
+export UV_PROJECT_ENVIRONMENT := $(CURDIR)/$(VENV)
+export UV_PYTHON_DOWNLOADS := never
+
+# Development defaults; set DEBUG=0 (with SECRET_KEY etc.) for production-like runs.
+DEV_ENV := DEBUG=$${DEBUG:-1}
+
+.PHONY: install run test lint bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml uv.lock
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(BIN)/uv sync --frozen --all-groups --inexact
+	touch $@
+
+run: install
+	$(DEV_ENV) $(BIN)/python manage.py migrate --noinput
+	$(DEV_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: install
+	$(DEV_ENV) $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+bench: install
+	$(BIN)/python -m engine.bench
+
+clean:
+	if [ -x $(BIN)/python ]; then $(BIN)/python -m bansugoroku.embedded_db stop; fi
+	rm -rf $(VENV) .pgdata staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis \
+		.import_linter_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

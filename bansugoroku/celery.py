@@ -1,0 +1,12 @@
+"""Celery application: `celery -A bansugoroku worker` / `celery -A bansugoroku beat`."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bansugoroku.settings")
+
+app = Celery("bansugoroku")
+# Every CELERY_* Django setting configures Celery (CELERY_BROKER_URL -> broker_url, ...).
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

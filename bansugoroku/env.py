@@ -1,0 +1,87 @@
+"""Strict parsing of environment variables for settings.
+
+A value that cannot be parsed raises ImproperlyConfigured instead of silently falling
+back to a default (DEBUG=maybe is an error, not False). An empty value counts as unset.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE_VALUES = frozenset({"1", "true", "yes", "on"})
+FALSE_VALUES = frozenset({"0", "false", "no", "off"})
+
+
+def _raw(name: str) -> str | None:
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
+def env_str(name: str, default: str | None = None) -> str | None:
+    value = _raw(name)
+    return default if value is None else value
+
+
+def env_required(name: str, reason: str = "") -> str:
+    value = _raw(name)
+    if value is None:
+        raise ImproperlyConfigured(f"{name} must be set{' ' + reason if reason else ''}.")
+    return value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = _raw(name)
+    if value is None:
+        return default
+    lowered = value.lower()
+    if lowered in TRUE_VALUES:
+        return True
+    if lowered in FALSE_VALUES:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={value!r} is not a boolean; use one of 1/0, true/false, yes/no, on/off."
+    )
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not an integer.") from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name}={number} must be at least {minimum}.")
+    return number
+
+
+def env_list(name: str, default: Iterable[str] = ()) -> list[str]:
+    """Comma-separated list; blanks around items are ignored."""
+    value = _raw(name)
+    if value is None:
+        return list(default)
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_choice(name: str, default: str, choices: Iterable[str]) -> str:
+    allowed = tuple(choices)
+    value = _raw(name) or default
+    if value not in allowed:
+        raise ImproperlyConfigured(f"{name}={value!r} must be one of {', '.join(allowed)}.")
+    return value
+
+
+def env_url(name: str, default: str | None = None) -> str | None:
+    """An http(s) base URL without a trailing slash."""
+    value = env_str(name, default)
+    if value is None:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ImproperlyConfigured(f"{name}={value!r} must be an http:// or https:// URL.")
+    return value.rstrip("/")

@@ -1,0 +1,169 @@
+"""Django settings, read from environment variables (see README, "Environment variables").
+
+DEBUG defaults to off, so a production process that forgets it is never in debug mode;
+`make run` and `make test` set DEBUG=1. With DEBUG off, SECRET_KEY, ALLOWED_HOSTS and
+DATABASE_URL are required and the HTTPS/HSTS settings default to their production values.
+"""
+
+import warnings
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from bansugoroku.env import (
+    env_bool,
+    env_choice,
+    env_int,
+    env_list,
+    env_required,
+    env_str,
+    env_url,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DEBUG = env_bool("DEBUG", default=False)
+
+if DEBUG:
+    SECRET_KEY = env_str("SECRET_KEY", "django-insecure-development-only-never-use-in-production")
+else:
+    SECRET_KEY = env_required("SECRET_KEY", "when DEBUG is off")
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1"] if DEBUG else [])
+if not ALLOWED_HOSTS:
+    raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is off.")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+# Public base URL, used to build links that leave the site (invitations, e-mails).
+SITE_URL = env_url(
+    "SITE_URL", "http://127.0.0.1:8000" if DEBUG else f"https://{ALLOWED_HOSTS[0].lstrip('.')}"
+)
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "notifications.apps.NotificationsConfig",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "bansugoroku.urls"
+WSGI_APPLICATION = "bansugoroku.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "bansugoroku" / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# Database: PostgreSQL only. Without DATABASE_URL (development and tests), an embedded
+# PostgreSQL is started on demand in .pgdata/ (bansugoroku/embedded_db.py).
+DATABASE_URL = env_str("DATABASE_URL")
+if DATABASE_URL is None:
+    if not DEBUG:
+        raise ImproperlyConfigured("DATABASE_URL must be set when DEBUG is off.")
+    from bansugoroku.embedded_db import database_url
+
+    DATABASE_URL = database_url()
+DATABASES = {
+    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)
+}
+if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    raise ImproperlyConfigured("DATABASE_URL must point to PostgreSQL (postgres://...).")
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# Static files, served by WhiteNoise; `manage.py collectstatic` fills STATIC_ROOT.
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+if DEBUG:
+    # WhiteNoise serves from the app folders in DEBUG; STATIC_ROOT exists only after
+    # collectstatic, which development does not need.
+    warnings.filterwarnings(
+        "ignore", message=r"No directory at: .*staticfiles", category=UserWarning
+    )
+
+# HTTPS. Production defaults apply whenever DEBUG is off.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # platform health checks may use plain HTTP
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+SESSION_COOKIE_SECURE = not DEBUG
+CSRF_COOKIE_SECURE = not DEBUG
+if env_bool("BEHIND_HTTPS_PROXY", default=not DEBUG):
+    # The platform's router terminates TLS and sets X-Forwarded-Proto.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# E-mail: console in development; an anymail backend in production, for example
+# EMAIL_BACKEND=anymail.backends.postmark.EmailBackend (its ANYMAIL settings come later).
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Ban-sugoroku <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# Celery (bansugoroku/celery.py reads every CELERY_* setting).
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
+CELERY_TASK_ALWAYS_EAGER = False
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TIMEZONE = TIME_ZONE
+
+LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"])
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # pgserver logs every command it runs at INFO.
+        "pgserver": {"level": "WARNING"},
+    },
+}

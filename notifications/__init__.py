@@ -1,0 +1,1 @@
+"""Notifications to players (e-mail through django-anymail, later push)."""

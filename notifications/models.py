@@ -1,0 +1,1 @@
+# Notification models arrive with the game service.

@@ -1,0 +1,1 @@
+"""Shared pytest fixtures. pytest-django provides `client`, `db`, `settings`, ..."""

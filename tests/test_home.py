@@ -1,0 +1,38 @@
+import pytest
+from django.db import DatabaseError
+
+
+def test_home_page(client):
+    response = client.get("/")
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
+    content = response.content.decode()
+    assert "<title>Ban-sugoroku</title>" in content
+    assert "Play opens soon" in content
+
+
+@pytest.mark.django_db
+def test_healthz_queries_the_database(client, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        response = client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
+@pytest.mark.django_db
+def test_healthz_reports_database_failure(client, monkeypatch):
+    def broken_cursor(*args, **kwargs):
+        raise DatabaseError("down")
+
+    monkeypatch.setattr("bansugoroku.views.connection.cursor", broken_cursor)
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 503
+    assert response.json() == {"status": "unavailable"}
+
+
+def test_database_is_postgresql(settings):
+    assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"

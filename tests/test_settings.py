@@ -1,0 +1,144 @@
+import os
+import secrets
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from bansugoroku.env import env_bool, env_choice, env_int, env_list, env_required, env_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("value", ["1", "true", "True", "YES", "on", " 1 "])
+def test_env_bool_true(monkeypatch, value):
+    monkeypatch.setenv("FLAG", value)
+    assert env_bool("FLAG", default=False) is True
+
+
+@pytest.mark.parametrize("value", ["0", "false", "FALSE", "no", "off"])
+def test_env_bool_false(monkeypatch, value):
+    monkeypatch.setenv("FLAG", value)
+    assert env_bool("FLAG", default=True) is False
+
+
+@pytest.mark.parametrize("value", ["maybe", "2", "tru", "none"])
+def test_env_bool_rejects_other_values(monkeypatch, value):
+    monkeypatch.setenv("FLAG", value)
+    with pytest.raises(ImproperlyConfigured, match="FLAG"):
+        env_bool("FLAG", default=False)
+
+
+@pytest.mark.parametrize("value", [None, "", "  "])
+def test_unset_or_empty_means_default(monkeypatch, value):
+    if value is None:
+        monkeypatch.delenv("FLAG", raising=False)
+    else:
+        monkeypatch.setenv("FLAG", value)
+    assert env_bool("FLAG", default=True) is True
+    assert env_int("FLAG", 7) == 7
+    assert env_list("FLAG", ["a"]) == ["a"]
+
+
+def test_env_int(monkeypatch):
+    monkeypatch.setenv("N", "42")
+    assert env_int("N", 0) == 42
+    monkeypatch.setenv("N", "4x")
+    with pytest.raises(ImproperlyConfigured, match="not an integer"):
+        env_int("N", 0)
+    monkeypatch.setenv("N", "-1")
+    with pytest.raises(ImproperlyConfigured, match="at least 0"):
+        env_int("N", 0, minimum=0)
+
+
+def test_env_list(monkeypatch):
+    monkeypatch.setenv("HOSTS", " example.com, ,www.example.com ")
+    assert env_list("HOSTS") == ["example.com", "www.example.com"]
+
+
+def test_env_required(monkeypatch):
+    monkeypatch.delenv("SECRET", raising=False)
+    with pytest.raises(ImproperlyConfigured, match="SECRET must be set"):
+        env_required("SECRET")
+
+
+def test_env_choice(monkeypatch):
+    monkeypatch.setenv("LEVEL", "LOUD")
+    with pytest.raises(ImproperlyConfigured, match="must be one of"):
+        env_choice("LEVEL", "INFO", ["INFO", "DEBUG"])
+
+
+def test_env_url(monkeypatch):
+    monkeypatch.setenv("URL", "https://example.com/")
+    assert env_url("URL") == "https://example.com"
+    monkeypatch.setenv("URL", "example.com")
+    with pytest.raises(ImproperlyConfigured, match="http"):
+        env_url("URL")
+
+
+# The settings module itself, loaded in a fresh interpreter with a controlled environment.
+
+PRODUCTION_ENV = {
+    "DEBUG": "0",
+    "SECRET_KEY": "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(50)),
+    "ALLOWED_HOSTS": "example.com",
+    # Never connected to: loading settings and `check --deploy` don't open connections.
+    "DATABASE_URL": "postgres://user@127.0.0.1:1/bansugoroku",
+}
+
+
+def run_python(args, env):
+    keep = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "SYSTEMROOT")}
+    return subprocess.run(
+        [sys.executable, *args],
+        env={**keep, "DJANGO_SETTINGS_MODULE": "bansugoroku.settings", **env},
+        cwd=BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def load_settings(env, expression="settings.DEBUG"):
+    code = f"from django.conf import settings; print({expression})"
+    return run_python(["-c", code], env)
+
+
+def test_production_settings_load():
+    result = load_settings(
+        PRODUCTION_ENV,
+        "settings.SECURE_SSL_REDIRECT, settings.SESSION_COOKIE_SECURE, settings.SITE_URL",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True True https://example.com"
+
+
+def test_bad_debug_value_is_an_error():
+    result = load_settings({**PRODUCTION_ENV, "DEBUG": "maybe"})
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: DEBUG='maybe' is not a boolean" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL"])
+def test_required_when_debug_is_off(name):
+    env = {k: v for k, v in PRODUCTION_ENV.items() if k != name}
+    result = load_settings(env)
+    assert result.returncode != 0
+    assert f"ImproperlyConfigured: {name} must be set when DEBUG is off" in result.stderr
+
+
+def test_database_must_be_postgresql():
+    result = load_settings({**PRODUCTION_ENV, "DATABASE_URL": "sqlite:///db.sqlite3"})
+    assert result.returncode != 0
+    assert "must point to PostgreSQL" in result.stderr
+
+
+def test_check_deploy_is_clean():
+    result = run_python(
+        ["manage.py", "check", "--deploy", "--fail-level", "WARNING"], PRODUCTION_ENV
+    )
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues" in result.stdout
