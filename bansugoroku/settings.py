@@ -48,6 +48,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "bansugoroku.apps.BansugorokuConfig",
     "notifications.apps.NotificationsConfig",
 ]
 
@@ -126,6 +128,45 @@ if DEBUG:
     warnings.filterwarnings(
         "ignore", message=r"No directory at: .*staticfiles", category=UserWarning
     )
+
+# The REST API: bearer tokens, one error shape, rate limits per token and per address.
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["bansugoroku.api.auth.BearerTokenAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "EXCEPTION_HANDLER": "bansugoroku.api.problems.problem_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "bansugoroku.api.throttles.PlayerRateThrottle",
+        "bansugoroku.api.throttles.AddressRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "player": env_str("THROTTLE_PLAYER", "1200/min"),
+        "address": env_str("THROTTLE_ADDRESS", "6000/min"),
+        "join": env_str("THROTTLE_JOIN", "30/min"),
+    },
+    "UNAUTHENTICATED_USER": None,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Ban-sugoroku API",
+    "DESCRIPTION": "Correspondence play of Ban-sugoroku, the old Japanese backgammon. "
+    "Create a player to get a bearer token, create or join a table by its 6-character "
+    "code, then send moves whenever it is your turn. Every change needs the table "
+    "`version` you last saw; errors are application/problem+json with a stable `code`.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# The cache holds rate-limit counters: Redis shares them between processes in
+# production; the default keeps them in each process.
+CACHE_URL = env_str("CACHE_URL")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    if CACHE_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
 
 # HTTPS. Production defaults apply whenever DEBUG is off.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)

@@ -1,0 +1,30 @@
+"""Bearer-token authentication: `Authorization: Bearer <token>` names a player."""
+
+from __future__ import annotations
+
+from rest_framework.authentication import BaseAuthentication, get_authorization_header
+from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.request import Request
+
+from bansugoroku.models import Player
+from bansugoroku.services import token_hash
+
+
+class BearerTokenAuthentication(BaseAuthentication):
+    keyword = "Bearer"
+
+    def authenticate(self, request: Request) -> tuple[Player, str] | None:
+        parts = get_authorization_header(request).split()
+        if not parts or parts[0].decode(errors="replace").lower() != self.keyword.lower():
+            return None
+        if len(parts) != 2:
+            raise AuthenticationFailed("write the header as: Authorization: Bearer <token>")
+        token = parts[1].decode(errors="replace")
+        player = Player.objects.filter(token_hash=token_hash(token)).first()
+        if player is None:
+            raise AuthenticationFailed("unknown player token")
+        return player, token
+
+    def authenticate_header(self, request: Request) -> str:
+        # Makes DRF answer 401 (not 403) to a request without a token.
+        return self.keyword

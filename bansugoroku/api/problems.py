@@ -1,0 +1,76 @@
+"""One error shape for the whole API: `application/problem+json` (RFC 9457).
+
+Every error carries a stable `code` a client can switch on, a `title`, the HTTP
+`status` and a human `detail`; domain errors add what helps (the current `version` on
+`stale_state`, the `reason` and the offending `move` on `illegal_move`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from bansugoroku.errors import ServiceError
+
+PROBLEM_TYPE = "application/problem+json"
+
+_DRF_CODES: list[tuple[type[exceptions.APIException], str, str]] = [
+    (exceptions.ValidationError, "invalid_request", "Invalid request"),
+    (exceptions.ParseError, "invalid_request", "Malformed request body"),
+    (exceptions.NotAuthenticated, "not_authenticated", "A player token is needed"),
+    (exceptions.AuthenticationFailed, "not_authenticated", "The player token is not valid"),
+    (exceptions.PermissionDenied, "forbidden", "Not allowed"),
+    (exceptions.NotFound, "not_found", "Not found"),
+    (exceptions.MethodNotAllowed, "method_not_allowed", "Method not allowed"),
+    (exceptions.NotAcceptable, "not_acceptable", "Not acceptable"),
+    (exceptions.UnsupportedMediaType, "unsupported_media_type", "Send JSON"),
+    (exceptions.Throttled, "throttled", "Too many requests"),
+]
+
+
+PROBLEM_TYPES: dict[str, tuple[int, str]] = {
+    code: (kind.status_code, title) for kind, code, title in reversed(_DRF_CODES)
+} | {kind.code: (kind.status, kind.title) for kind in ServiceError.__subclasses__()}
+"""Every error code the API answers with: its HTTP status and title."""
+
+
+def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:
+    body = {
+        "type": f"/api/v1/problems/{code}",
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    return Response(body | extra, status=status, content_type=PROBLEM_TYPE)
+
+
+def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, ServiceError):
+        set_rollback()
+        return problem(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    if not isinstance(exc, exceptions.APIException):
+        return None  # a bug: let Django log it and answer 500
+    set_rollback()
+    code, title = next(
+        ((c, t) for kind, c, t in _DRF_CODES if isinstance(exc, kind)), ("error", "Error")
+    )
+    extra: dict[str, Any] = {}
+    if isinstance(exc, exceptions.ValidationError):
+        detail = "some fields are missing or wrong; see errors"
+        extra["errors"] = exc.detail
+    else:
+        detail = str(exc.detail)
+    response = problem(exc.status_code, code, title, detail, **extra)
+    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+        response["Retry-After"] = str(max(1, int(exc.wait + 0.999)))
+    auth_header = getattr(exc, "auth_header", None)
+    if auth_header:
+        response["WWW-Authenticate"] = auth_header
+    return response

@@ -1,0 +1,96 @@
+"""Request bodies: strict (unknown fields are an error) and typed, so bad input is a 400.
+
+Responses are plain dicts built by `bansugoroku.selectors`; the serializers under
+"Responses" describe them for the OpenAPI schema, and a test holds the two together.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from bansugoroku.models import CpuLevel
+from engine.rules import Finish, Muji, Start
+
+
+class StrictSerializer(serializers.Serializer):
+    """Refuses fields it does not know: a typo should fail loudly, not be ignored."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({name: ["unknown field"] for name in unknown})
+        return super().to_internal_value(data)
+
+
+class PlayerCreateSerializer(StrictSerializer):
+    name = serializers.CharField(max_length=40, help_text="Display name shown to opponents.")
+    locale = serializers.RegexField(
+        r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$", max_length=16, required=False, default="en"
+    )
+
+
+class PlayerUpdateSerializer(StrictSerializer):
+    name = serializers.CharField(max_length=40, required=False)
+    locale = serializers.RegexField(
+        r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$", max_length=16, required=False
+    )
+
+
+class RulesSerializer(StrictSerializer):
+    finish = serializers.ChoiceField([f.value for f in Finish], default=Finish.IRI.value)
+    muji = serializers.ChoiceField([m.value for m in Muji], default=Muji.BIGGER.value)
+    start = serializers.ChoiceField([s.value for s in Start], default=Start.ALTERNATE.value)
+
+
+ENTROPY = {
+    "max_length": 64,
+    "required": False,
+    "default": "",
+    "allow_blank": True,
+    "help_text": "Your own randomness, mixed into every roll at this table (verifiable dice).",
+}
+
+
+class TableCreateSerializer(StrictSerializer):
+    rules = RulesSerializer(required=False)
+    opponent = serializers.ChoiceField(["friend", "cpu"], default="friend")
+    cpu_level = serializers.ChoiceField(CpuLevel.values, required=False)
+    entropy = serializers.CharField(**ENTROPY)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["opponent"] == "cpu" and "cpu_level" not in attrs:
+            raise serializers.ValidationError({"cpu_level": ["choose easy or normal"]})
+        if attrs["opponent"] == "friend" and "cpu_level" in attrs:
+            raise serializers.ValidationError({"cpu_level": ["only for a CPU opponent"]})
+        return attrs
+
+
+class JoinSerializer(StrictSerializer):
+    entropy = serializers.CharField(**ENTROPY)
+
+
+class VersionSerializer(StrictSerializer):
+    version = serializers.IntegerField(
+        min_value=1, max_value=2**31 - 1, help_text="The table `version` you last saw."
+    )
+
+
+class MoveField(serializers.ListField):
+    """One die move `[from, to]` from your side: from 1-25 (25 = bar), to 0-24 (0 = off)."""
+
+    child = serializers.IntegerField(min_value=0, max_value=25)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_length=2, max_length=2, **kwargs)
+
+
+class MovesSerializer(VersionSerializer):
+    moves = serializers.ListField(
+        child=MoveField(),
+        min_length=1,
+        max_length=2,
+        help_text="One die move or the whole play, in order, each [from, to] from your side.",
+    )

@@ -1,0 +1,245 @@
+"""The REST API: thin views that parse input, call one service or selector, answer.
+
+Every table change needs the `version` the client last saw; the answer to every
+change and to GET is the table from the caller's side, with an ETag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import Serializer
+from rest_framework.views import APIView
+
+from bansugoroku import selectors, services
+from bansugoroku.api import schema
+from bansugoroku.api.problems import PROBLEM_TYPES, problem
+from bansugoroku.api.serializers import (
+    JoinSerializer,
+    MovesSerializer,
+    PlayerCreateSerializer,
+    PlayerUpdateSerializer,
+    TableCreateSerializer,
+    VersionSerializer,
+)
+from bansugoroku.api.throttles import JoinCodeThrottle
+from bansugoroku.models import Player, Table
+from engine.rules import Finish, Muji, Rules, Start
+
+
+def parse(serializer_class: type[Serializer], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def etag(table: Table) -> str:
+    return f'"v{table.version}"'
+
+
+def state_response(table: Table, player: Player, status: int = 200) -> Response:
+    response = Response(selectors.table_state(table, player), status=status)
+    response["ETag"] = etag(table)
+    response["Cache-Control"] = "private, no-cache"
+    response["Vary"] = "Authorization"
+    return response
+
+
+def player_json(player: Player) -> dict[str, Any]:
+    return {"id": player.pk, "name": player.name, "locale": player.locale}
+
+
+class PlayersView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="players_create",
+        request=PlayerCreateSerializer,
+        responses={201: schema.NewPlayerSerializer, 400: schema.PROBLEM},
+        auth=[],
+        summary="Create a player and get their token (shown once)",
+    )
+    def post(self, request: Request) -> Response:
+        player, token = services.player_create(**parse(PlayerCreateSerializer, request))
+        return Response({"token": token, "player": player_json(player)}, status=201)
+
+
+class MeView(APIView):
+    @extend_schema(
+        operation_id="players_me", responses={200: schema.PlayerSerializer, 401: schema.PROBLEM}
+    )
+    def get(self, request: Request) -> Response:
+        return Response(player_json(request.user))
+
+    @extend_schema(
+        operation_id="players_me_update",
+        request=PlayerUpdateSerializer,
+        responses={200: schema.PlayerSerializer, 400: schema.PROBLEM, 401: schema.PROBLEM},
+    )
+    def patch(self, request: Request) -> Response:
+        player = services.player_update(
+            player=request.user, **parse(PlayerUpdateSerializer, request)
+        )
+        return Response(player_json(player))
+
+
+class TablesView(APIView):
+    @extend_schema(
+        operation_id="tables_list",
+        responses={200: schema.TableSummarySerializer(many=True), 401: schema.PROBLEM},
+        summary="My tables: those waiting for my move first, then the longest waiting",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(
+            [selectors.table_summary(s) for s in selectors.tables_for_player(request.user)]
+        )
+
+    @extend_schema(
+        operation_id="tables_create",
+        request=TableCreateSerializer,
+        responses={201: schema.TableStateSerializer, 400: schema.PROBLEM, 401: schema.PROBLEM},
+        summary="Create a table with house rules, to play a friend or the CPU",
+    )
+    def post(self, request: Request) -> Response:
+        data = parse(TableCreateSerializer, request)
+        rules = data.get("rules", {})
+        table = services.table_create(
+            host=request.user,
+            rules=Rules(
+                Finish(rules.get("finish", Finish.IRI)),
+                Muji(rules.get("muji", Muji.BIGGER)),
+                Start(rules.get("start", Start.ALTERNATE)),
+            ),
+            cpu=data.get("cpu_level", "") if data["opponent"] == "cpu" else "",
+            entropy=data["entropy"],
+        )
+        return state_response(table, request.user, status=201)
+
+
+CODE = OpenApiParameter(
+    "code", str, OpenApiParameter.PATH, description="The 6-character join code."
+)
+
+
+class TableView(APIView):
+    @extend_schema(
+        operation_id="tables_state",
+        parameters=[CODE],
+        responses={
+            200: schema.TableStateSerializer,
+            304: OpenApiResponse(description="Unchanged since the ETag sent in If-None-Match."),
+            401: schema.PROBLEM,
+            403: schema.PROBLEM,
+            404: schema.PROBLEM,
+        },
+        summary="The table from your side; send If-None-Match to poll cheaply",
+    )
+    def get(self, request: Request, code: str) -> Response:
+        wanted = request.headers.get("If-None-Match")
+        if wanted:
+            version = (
+                Table.objects.filter(code=code.upper(), seats__player=request.user)
+                .values_list("version", flat=True)
+                .first()
+            )
+            tags = {tag.strip().removeprefix("W/") for tag in wanted.split(",")}
+            if version is not None and f'"v{version}"' in tags:
+                return Response(status=304, headers={"ETag": f'"v{version}"'})
+        return state_response(
+            selectors.table_for_player(code=code, player=request.user), request.user
+        )
+
+
+class JoinView(APIView):
+    throttle_classes = [*APIView.throttle_classes, JoinCodeThrottle]
+
+    @extend_schema(
+        operation_id="tables_join",
+        parameters=[CODE],
+        request=JoinSerializer,
+        responses={200: schema.TableStateSerializer} | schema.problems(400, 401, 404, 409, 429),
+        summary="Take the free seat at a table by its code",
+    )
+    def post(self, request: Request, code: str) -> Response:
+        table = services.table_join(
+            player=request.user, code=code, **parse(JoinSerializer, request)
+        )
+        return state_response(table, request.user)
+
+
+class TableActionView(APIView):
+    """A change to a table: parse the body, call the service, answer the new state."""
+
+    service: Callable[..., Table]
+    serializer_class: type[Serializer] = VersionSerializer
+
+    def post(self, request: Request, code: str) -> Response:
+        data = parse(self.serializer_class, request)
+        table = type(self).service(player=request.user, code=code, **data)
+        return state_response(table, request.user)
+
+
+def change(operation: str, summary: str, request: type[Serializer] = VersionSerializer) -> Any:
+    """The OpenAPI description of a table change."""
+    return extend_schema_view(
+        post=extend_schema(
+            operation_id=f"tables_{operation}",
+            parameters=[CODE],
+            request=request,
+            responses={200: schema.TableStateSerializer}
+            | schema.problems(400, 401, 403, 404, 409, 422, 429),
+            summary=summary,
+        )
+    )
+
+
+@change("start", "The host starts the first game once both seats are taken")
+class StartView(TableActionView):
+    service = staticmethod(services.table_start)
+
+
+@change("moves", "Send one die move or a whole play", MovesSerializer)
+class MovesView(TableActionView):
+    service = staticmethod(services.game_move)
+    serializer_class = MovesSerializer
+
+
+@change("undo", "Take back this turn's moves (the dice stay as rolled)")
+class UndoView(TableActionView):
+    service = staticmethod(services.turn_undo)
+
+
+@change("play_again", "Start the next game at the table; the score carries over")
+class PlayAgainView(TableActionView):
+    service = staticmethod(services.game_play_again)
+
+
+@change("resign", "Resign the current game: the other seat wins it, worth 1")
+class ResignView(TableActionView):
+    service = staticmethod(services.game_resign)
+
+
+class ProblemView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="problems_describe",
+        auth=[],
+        responses={200: schema.ProblemTypeSerializer, 404: schema.PROBLEM},
+    )
+    def get(self, request: Request, code: str) -> Response:
+        """What an error code means; the `type` of every problem response points here."""
+        if code not in PROBLEM_TYPES:
+            return problem(404, "not_found", "Not found", f"no problem type {code!r}")
+        status, title = PROBLEM_TYPES[code]
+        return Response({"code": code, "status": status, "title": title})

@@ -1,0 +1,64 @@
+"""Domain errors: each has a stable `code` a client can switch on and an HTTP status.
+
+Services raise these; one exception handler (`bansugoroku.api.problems`) turns them into
+`application/problem+json` responses, the same shape as every other API error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    status = 400
+    code = "invalid_request"
+    title = "Invalid request"
+
+    def __init__(self, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.extra = extra
+
+
+class TableNotFound(ServiceError):
+    status, code, title = 404, "table_not_found", "No such table"
+
+
+class NotAPlayer(ServiceError):
+    status, code, title = 403, "not_a_player", "Not a player at this table"
+
+
+class NotTheHost(ServiceError):
+    status, code, title = 403, "not_the_host", "Only the host can do this"
+
+
+class StaleState(ServiceError):
+    status, code, title = 409, "stale_state", "The table has changed since you last saw it"
+
+
+class TableFull(ServiceError):
+    status, code, title = 409, "table_full", "Both seats are taken"
+
+
+class TableClosed(ServiceError):
+    status, code, title = 409, "table_closed", "The table is closed"
+
+
+class WrongState(ServiceError):
+    status, code, title = 409, "wrong_state", "Not possible at this point of the table"
+
+
+class NotYourTurn(ServiceError):
+    status, code, title = 409, "not_your_turn", "It is not your turn"
+
+
+class GameOver(ServiceError):
+    status, code, title = 409, "game_over", "No game is being played"
+
+
+class NothingToUndo(ServiceError):
+    status, code, title = 409, "nothing_to_undo", "No move of this turn to undo"
+
+
+class IllegalMove(ServiceError):
+    status, code, title = 422, "illegal_move", "That move is not allowed"

@@ -1,0 +1,184 @@
+"""Players, tables, seats, games and the turn-by-turn history, all in PostgreSQL.
+
+The history (`Turn` rows) is the truth; the position, dice and pending moves on `Game`
+are a cache of it that every request reads, and `manage.py replay_games` checks the two
+agree. Positions are stored as engine position ids seen from the first seat (Black).
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+from engine.notation import parse_position_id
+from engine.position import Position
+from engine.rules import Finish, Muji, Rules, Start
+
+SEATS = (0, 1)
+SEAT_COLORS = ("black", "white")
+
+
+class Player(models.Model):
+    """Someone playing, with no account: a bearer token (stored hashed) is all they hold."""
+
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    name = models.CharField(max_length=40)
+    locale = models.CharField(max_length=16, default="en")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    # DRF treats request.user as a user; a player is always an authenticated one.
+    is_authenticated = True
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CpuLevel(models.TextChoices):
+    EASY = "easy"
+    NORMAL = "normal"
+
+
+class TableState(models.TextChoices):
+    WAITING = "waiting", "waiting for a player"
+    READY = "ready", "ready to start"
+    PLAYING = "playing"
+    BETWEEN_GAMES = "between_games", "between games"
+    CLOSED = "closed"
+
+
+class Table(models.Model):
+    """Two seats and a sequence of games, found by a 6-character join code."""
+
+    code = models.CharField(max_length=6, unique=True)
+    host = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="hosted_tables")
+    finish = models.CharField(max_length=10, choices=[(f.value, f.value) for f in Finish])
+    muji = models.CharField(max_length=12, choices=[(m.value, m.value) for m in Muji])
+    start = models.CharField(max_length=10, choices=[(s.value, s.value) for s in Start])
+    state = models.CharField(max_length=16, choices=TableState.choices, default=TableState.WAITING)
+    score_black = models.PositiveIntegerField(default=0)
+    score_white = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(default=1)
+    """Increases with every change; clients send the last one they saw."""
+    current_game = models.OneToOneField(
+        "Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    closed_reason = models.CharField(max_length=40, blank=True)
+
+    def __str__(self) -> str:
+        return self.code
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(Finish(self.finish), Muji(self.muji), Start(self.start))
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return self.score_black, self.score_white
+
+
+class Seat(models.Model):
+    """One of a table's two seats: 0 plays Black, 1 White; a player or the CPU."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(choices=[(0, "black"), (1, "white")])
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    cpu = models.CharField(max_length=8, choices=CpuLevel.choices, blank=True)
+    entropy = models.CharField(max_length=64, blank=True)
+    """The seat's own contribution to every roll (verifiable dice)."""
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_seat_per_number"),
+            models.UniqueConstraint(
+                fields=["table", "player"],
+                name="one_seat_per_player",
+                condition=Q(player__isnull=False),
+            ),
+            models.CheckConstraint(
+                condition=Q(player__isnull=True) | Q(cpu=""), name="player_or_cpu"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table.code} {SEAT_COLORS[self.number]}"
+
+    @property
+    def color(self) -> str:
+        return SEAT_COLORS[self.number]
+
+
+class GameState(models.TextChoices):
+    PLAYING = "playing"
+    WON = "won"
+    RESIGNED = "resigned"
+    ABANDONED = "abandoned"
+    """Ended with no result: the table closed, or neither side could ever move again."""
+
+
+class Game(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField()
+    starter = models.PositiveSmallIntegerField()
+    opening_rolls = models.JSONField(default=list)
+    """Under the `roll` house rule: each pair is (first seat, second seat); the last decides."""
+    seed = models.BinaryField(max_length=32, editable=False)
+    """Secret until the game ends, then shown so anyone can recompute every roll."""
+    seed_hash = models.CharField(max_length=64, editable=False)
+    state = models.CharField(max_length=10, choices=GameState.choices, default=GameState.PLAYING)
+    position = models.CharField(max_length=64)
+    turn_number = models.PositiveIntegerField(default=0)
+    turn_seat = models.PositiveSmallIntegerField()
+    dice = models.JSONField(default=list)
+    pending = models.JSONField(default=list)
+    """Moves sent this turn, from the mover's side; cleared by undo and at turn end."""
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.PositiveSmallIntegerField(default=0)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_game_number_per_table")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table.code} game {self.number}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.state != GameState.PLAYING
+
+    def board(self) -> Position:
+        """The position from Black's side."""
+        return parse_position_id(self.position)
+
+
+class Turn(models.Model):
+    """One turn of the history: the roll, the play (or pass) and the position after it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
+    number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    dice = models.JSONField()
+    moves = models.JSONField()
+    """The play from the mover's side, [[from, to], ...]; empty for a pass."""
+    notation = models.CharField(max_length=64)
+    hit = models.BooleanField(default=False)
+    position_after = models.CharField(max_length=64)
+    """Position id from Black's side."""
+    points = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="one_turn_number_per_game")
+        ]
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"{self.game} turn {self.number}"

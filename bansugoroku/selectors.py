@@ -1,0 +1,175 @@
+"""Reads: the table as one seat sees it, a player's tables, a game's history.
+
+Everything a client shows comes from here, numbered from the caller's side, so a thin
+client needs no rules of its own: the legal single moves are listed with the state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Case, F, IntegerField, Prefetch, QuerySet, Value, When
+
+from bansugoroku.errors import NotAPlayer, TableNotFound
+from bansugoroku.models import Game, Player, Seat, Table, TableState
+from bansugoroku.services import SEATS, view
+from engine.names import point_name, roll_name, spoken_roll
+from engine.notation import format_play, position_id
+from engine.position import Position
+from engine.turn import Turn as EngineTurn
+
+
+def table_for_player(*, code: str, player: Player) -> Table:
+    """The caller's table with its seats and game, or TableNotFound / NotAPlayer."""
+    table = (
+        Table.objects.select_related("current_game")
+        .prefetch_related(SEATS)
+        .filter(code=code.upper())
+        .first()
+    )
+    if table is None:
+        raise TableNotFound(f"no table with code {code}")
+    if any(seat.player_id == player.pk for seat in table.seats.all()):
+        return table
+    raise NotAPlayer("you do not sit at this table; join it with its code first")
+
+
+def tables_for_player(player: Player) -> QuerySet[Seat]:
+    """The caller's seats with their tables: those waiting for the caller's move first,
+    then the ones that have waited longest. Two queries whatever the count."""
+    return (
+        Seat.objects.filter(player=player)
+        .select_related("table__current_game")
+        .prefetch_related(Prefetch("table__seats", queryset=SEATS.queryset))
+        .annotate(
+            my_turn=Case(
+                When(
+                    table__state=TableState.PLAYING,
+                    table__current_game__turn_seat=F("number"),
+                    then=Value(0),
+                ),
+                default=Value(1),
+                output_field=IntegerField(),
+            )
+        )
+        .order_by("my_turn", "table__updated_at", "table__id")
+    )
+
+
+def invite_url(table: Table) -> str:
+    return f"{settings.SITE_URL}/t/{table.code}"
+
+
+def table_state(table: Table, player: Player) -> dict[str, Any]:
+    """The whole table from the side of `player`, who sits at it."""
+    seats = sorted(table.seats.all(), key=lambda s: s.number)
+    seat = next(s for s in seats if s.player_id == player.pk)
+    me, other = seat.number, 1 - seat.number
+    score = table.score
+    return {
+        "code": table.code,
+        "invite_url": invite_url(table),
+        "version": table.version,
+        "state": table.state,
+        "rules": table.rules.to_json(),
+        "you": {"seat": me, "color": seat.color, "is_host": table.host_id == seat.player_id},
+        "seats": [_seat(s, me) for s in seats],
+        "score": {"you": score[me], "opponent": score[other], "black": score[0], "white": score[1]},
+        "game": _game(table, table.current_game, me) if table.current_game else None,
+        "updated_at": table.updated_at.isoformat(),
+    }
+
+
+def table_summary(seat: Seat) -> dict[str, Any]:
+    """One line of "my tables"."""
+    table = seat.table
+    game = table.current_game
+    me = seat.number
+    opponent = next((s for s in table.seats.all() if s.number != me), None)
+    return {
+        "code": table.code,
+        "state": table.state,
+        "version": table.version,
+        "you": {"seat": me, "color": seat.color},
+        "opponent": _seat(opponent, me) if opponent else None,
+        "score": {"you": table.score[me], "opponent": table.score[1 - me]},
+        "your_turn": bool(
+            game and not game.is_over and table.state == TableState.PLAYING and game.turn_seat == me
+        ),
+        "game_number": game.number if game else None,
+        "updated_at": table.updated_at.isoformat(),
+    }
+
+
+def _seat(seat: Seat, me: int) -> dict[str, Any]:
+    return {
+        "seat": seat.number,
+        "color": seat.color,
+        "name": seat.player.name if seat.player else None,
+        "cpu": seat.cpu or None,
+        "free": seat.player_id is None and not seat.cpu,
+        "you": seat.number == me,
+    }
+
+
+def _game(table: Table, game: Game, me: int) -> dict[str, Any]:
+    board = view(game.board(), me)
+    mine = game.turn_seat == me and not game.is_over
+    turn_info: dict[str, Any] | None = None
+    shown = board
+    if not game.is_over:
+        dice = (game.dice[0], game.dice[1])
+        name = roll_name(dice)
+        turn_info = {
+            "number": game.turn_number,
+            "seat": game.turn_seat,
+            "yours": mine,
+            "dice": list(dice),
+            "dice_name": {
+                "kanji": name.kanji,
+                "reading": name.reading,
+                "spoken": spoken_roll(dice),
+            },
+        }
+        if mine:
+            turn = EngineTurn(board, dice, table.rules, tuple((m[0], m[1]) for m in game.pending))
+            shown = turn.current
+            turn_info |= {
+                "pending": [list(m) for m in turn.played],
+                "pending_notation": format_play(board, turn.played) if turn.played else "",
+                "remaining_dice": list(turn.remaining_dice),
+                "legal_moves": [list(m) for m in turn.legal_moves()],
+                "can_undo": bool(turn.played),
+            }
+    result = None
+    if game.is_over:
+        result = {
+            "kind": game.state,
+            "winner_seat": game.winner,
+            "you_won": game.winner == me if game.winner is not None else None,
+            "points": game.points,
+        }
+    return {
+        "number": game.number,
+        "state": game.state,
+        "starter": game.starter,
+        "opening_rolls": game.opening_rolls,
+        "turn": turn_info,
+        "position": _position(shown),
+        "board": _board(shown),
+        "result": result,
+        "seed_sha256": game.seed_hash,
+    }
+
+
+def _position(position: Position) -> dict[str, Any]:
+    own, theirs = position.pip_count()
+    return position.to_json() | {"id": position_id(position), "pips": [own, theirs]}
+
+
+def _board(position: Position) -> list[dict[str, Any]]:
+    return [
+        {"point": p, "name": point_name(p), "mine": max(n, 0), "theirs": max(-n, 0)}
+        for p, n in enumerate(position.points, start=1)
+    ]

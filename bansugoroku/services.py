@@ -1,0 +1,366 @@
+"""Every change to players, tables and games: one function each, keyword-only.
+
+Each table change runs in a transaction holding the table row (`select_for_update`),
+checks the version the client last saw, asks the engine, writes the new state and the
+history, and bumps the version. Nothing else writes game state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Sequence
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Prefetch, prefetch_related_objects
+from django.utils import timezone
+
+from bansugoroku.errors import (
+    GameOver,
+    IllegalMove,
+    NotAPlayer,
+    NothingToUndo,
+    NotTheHost,
+    NotYourTurn,
+    StaleState,
+    TableClosed,
+    TableFull,
+    TableNotFound,
+    WrongState,
+)
+from bansugoroku.models import Game, GameState, Player, Seat, Table, TableState, Turn
+from engine.dice import derived_dice, seed_commitment
+from engine.notation import format_play, position_id
+from engine.plays import Move, hits, legal_plays
+from engine.position import Position
+from engine.rules import Rules, Start
+from engine.turn import IllegalMoveError
+from engine.turn import Turn as EngineTurn
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""No 0/O or 1/I/L: a code read aloud or from a screen cannot be mistaken."""
+CODE_LENGTH = 6
+SEATS = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number"))
+"""How every reader and writer loads a table's seats: one query, players included."""
+
+
+def token_hash(token: str) -> str:
+    """Tokens are 256 random bits, so a plain SHA-256 is as strong as a slow hash here."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def player_create(*, name: str, locale: str = "en") -> tuple[Player, str]:
+    """A new player and their bearer token; only the hash is kept, the token shown once."""
+    token = "bs_" + secrets.token_urlsafe(32)
+    player = Player.objects.create(token_hash=token_hash(token), name=name, locale=locale)
+    return player, token
+
+
+def player_update(*, player: Player, name: str | None = None, locale: str | None = None) -> Player:
+    if name is not None:
+        player.name = name
+    if locale is not None:
+        player.locale = locale
+    player.save(update_fields=["name", "locale"])
+    return player
+
+
+def table_create(*, host: Player, rules: Rules, cpu: str = "", entropy: str = "") -> Table:
+    """A table with the host in the first seat (Black); the second seat free or the CPU's."""
+    for _ in range(10):
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        try:
+            with transaction.atomic():
+                table = Table.objects.create(
+                    code=code,
+                    host=host,
+                    finish=rules.finish,
+                    muji=rules.muji,
+                    start=rules.start,
+                    state=TableState.READY if cpu else TableState.WAITING,
+                )
+        except IntegrityError:
+            continue  # the code was taken: 1 in ~900 million per existing table
+        Seat.objects.bulk_create(
+            [
+                Seat(table=table, number=0, player=host, entropy=entropy),
+                Seat(table=table, number=1, cpu=cpu),
+            ]
+        )
+        return table
+    raise RuntimeError("no free table code after 10 tries")
+
+
+def table_join(*, player: Player, code: str, entropy: str = "") -> Table:
+    """Take the free seat. Joining a table you already sit at changes nothing."""
+    with transaction.atomic():
+        table = _lock(code)
+        prefetch_related_objects([table], SEATS)
+        seats = list(table.seats.all())
+        if any(seat.player_id == player.pk for seat in seats):
+            return table
+        if table.state == TableState.CLOSED:
+            raise TableClosed("this table is closed")
+        free = next((s for s in seats if s.player_id is None and not s.cpu), None)
+        if free is None:
+            raise TableFull("both seats at this table are taken")
+        free.player, free.entropy = player, entropy
+        free.save(update_fields=["player", "entropy"])
+        table.state = TableState.READY
+        _bump(table)
+        return table
+
+
+def table_start(*, player: Player, code: str, version: int) -> Table:
+    """The host starts the first game once both seats are taken."""
+    with transaction.atomic():
+        table = _lock(code, version)
+        seats = _seats(table, player)
+        if table.host_id != player.pk:
+            raise NotTheHost("only the host starts the first game")
+        if table.state != TableState.READY:
+            raise WrongState(f"the table is {table.get_state_display()}, not ready to start")
+        _new_game(table, seats, number=1, starter=0)
+        return table
+
+
+def game_play_again(*, player: Player, code: str, version: int) -> Table:
+    """The next game at the table; the score carries over."""
+    with transaction.atomic():
+        table = _lock(code, version)
+        seats = _seats(table, player)
+        if table.state != TableState.BETWEEN_GAMES:
+            raise WrongState("a new game starts only after one has ended")
+        last = table.current_game
+        assert last is not None
+        _new_game(table, seats, number=last.number + 1, starter=1 - last.starter)
+        return table
+
+
+def game_resign(*, player: Player, code: str, version: int) -> Table:
+    """Give up the current game: the other seat wins it, worth 1."""
+    with transaction.atomic():
+        table = _lock(code, version)
+        seat = _seat_of(_seats(table, player), player)
+        game = _current_game(table)
+        _end_game(table, game, GameState.RESIGNED, winner=1 - seat.number, points=1)
+        _bump(table)
+        return table
+
+
+def game_move(*, player: Player, code: str, version: int, moves: Sequence[Move]) -> Table:
+    """Play one or more die moves of the caller's turn; a complete play ends the turn."""
+    with transaction.atomic():
+        table = _lock(code, version)
+        seats = _seats(table, player)
+        seat = _seat_of(seats, player)
+        game = _current_game(table)
+        if game.turn_seat != seat.number:
+            raise NotYourTurn("wait for your opponent's move")
+        turn = _engine_turn(table, game)
+        for index, move in enumerate(moves):
+            try:
+                turn = turn.play(move)
+            except IllegalMoveError as exc:
+                raise IllegalMove(
+                    exc.message, reason=exc.reason.value, move=list(move), index=index
+                ) from None
+        if turn.complete:
+            _end_turn(table, game, seats, turn)
+        else:
+            game.pending = [list(m) for m in turn.played]
+            game.save(update_fields=["pending"])
+        _bump(table)
+        return table
+
+
+def turn_undo(*, player: Player, code: str, version: int) -> Table:
+    """Take back this turn's moves; the dice stay as rolled."""
+    with transaction.atomic():
+        table = _lock(code, version)
+        seat = _seat_of(_seats(table, player), player)
+        game = _current_game(table)
+        if game.turn_seat != seat.number:
+            raise NotYourTurn("only the player to move can undo")
+        if not game.pending:
+            raise NothingToUndo("no move of this turn to take back")
+        game.pending = []
+        game.save(update_fields=["pending"])
+        _bump(table)
+        return table
+
+
+# Helpers: each expects to run inside the transaction that holds the table row.
+
+
+def _lock(code: str, version: int | None = None) -> Table:
+    if not connection.in_atomic_block:
+        raise RuntimeError("a table is locked only inside a transaction")
+    try:
+        table = (
+            Table.objects.select_for_update(of=("self",))
+            .select_related("current_game")
+            .get(code=code.upper())
+        )
+    except Table.DoesNotExist:
+        raise TableNotFound(f"no table with code {code}") from None
+    if version is not None and version != table.version:
+        raise StaleState(
+            f"you saw version {version}, the table is at {table.version}: fetch it again",
+            version=table.version,
+        )
+    return table
+
+
+def _seats(table: Table, player: Player) -> list[Seat]:
+    """The table's seats with their players, cached on the table for the response."""
+    prefetch_related_objects([table], SEATS)
+    seats = list(table.seats.all())
+    _seat_of(seats, player)
+    return seats
+
+
+def _seat_of(seats: list[Seat], player: Player) -> Seat:
+    for seat in seats:
+        if seat.player_id == player.pk:
+            return seat
+    raise NotAPlayer("you do not sit at this table")
+
+
+def _current_game(table: Table) -> Game:
+    game = table.current_game
+    if table.state == TableState.CLOSED:
+        raise TableClosed("this table is closed")
+    if game is None or game.is_over:
+        raise GameOver("no game is being played at this table")
+    return game
+
+
+def _bump(table: Table) -> None:
+    table.version += 1
+    table.save(
+        update_fields=[
+            "version",
+            "state",
+            "score_black",
+            "score_white",
+            "current_game",
+            "updated_at",
+        ]
+    )
+
+
+def view(board: Position, seat: int) -> Position:
+    """A position stored from Black's side, seen from `seat` (and back: it is its own inverse)."""
+    return board if seat == 0 else board.flipped()
+
+
+def _engine_turn(table: Table, game: Game) -> EngineTurn:
+    mover_view = view(game.board(), game.turn_seat)
+    played = tuple((m[0], m[1]) for m in game.pending)
+    return EngineTurn(mover_view, (game.dice[0], game.dice[1]), table.rules, played)
+
+
+def _entropy(seats: list[Seat]) -> tuple[str, str]:
+    return seats[0].entropy, seats[1].entropy
+
+
+def _new_game(table: Table, seats: list[Seat], *, number: int, starter: int) -> Game:
+    seed = secrets.token_bytes(32)
+    opening: list[list[int]] = []
+    if table.rules.start is Start.ROLL:
+        while not opening or opening[-1][0] == opening[-1][1]:
+            opening.append(derived_dice(seed, _entropy(seats), f"opening-{len(opening) + 1}"))
+        starter = 0 if opening[-1][0] > opening[-1][1] else 1
+    game = Game.objects.create(
+        table=table,
+        number=number,
+        starter=starter,
+        opening_rolls=opening,
+        seed=seed,
+        seed_hash=seed_commitment(seed),
+        position=position_id(Position.start()),
+        turn_seat=starter,
+    )
+    table.current_game = game
+    table.state = TableState.PLAYING
+    _begin_turn(table, game, seats, starter)
+    _bump(table)
+    return game
+
+
+def _begin_turn(table: Table, game: Game, seats: list[Seat], seat: int) -> None:
+    """Roll for `seat`; a roll with no legal move is recorded as a pass and the next rolled."""
+    rules = table.rules
+    passes: list[Turn] = []
+    while True:
+        game.turn_number += 1
+        game.turn_seat = seat
+        game.dice = derived_dice(bytes(game.seed), _entropy(seats), str(game.turn_number))
+        game.pending = []
+        mover_view = view(game.board(), seat)
+        if legal_plays(mover_view, (game.dice[0], game.dice[1]), rules)[0].moves:
+            break
+        passes.append(
+            Turn(
+                game=game,
+                number=game.turn_number,
+                seat=seat,
+                dice=game.dice,
+                moves=[],
+                notation=format_play(mover_view, ()),
+                position_after=game.position,
+            )
+        )
+        if _stuck(mover_view, rules):
+            Turn.objects.bulk_create(passes)
+            _end_game(table, game, GameState.ABANDONED, winner=None, points=0)
+            return
+        seat = 1 - seat
+    Turn.objects.bulk_create(passes)
+    game.save()
+
+
+def _stuck(mover_view: Position, rules: Rules) -> bool:
+    """Neither side can move with any roll: both have a stone on the bar facing a closed home."""
+    rolls = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+    return all(
+        not legal_plays(side, roll, rules)[0].moves
+        for side in (mover_view, mover_view.flipped())
+        for roll in rolls
+    )
+
+
+def _end_turn(table: Table, game: Game, seats: list[Seat], turn: EngineTurn) -> None:
+    seat = game.turn_seat
+    after = view(turn.current, seat)
+    game.position = position_id(after)
+    Turn.objects.create(
+        game=game,
+        number=game.turn_number,
+        seat=seat,
+        dice=game.dice,
+        moves=[list(m) for m in turn.played],
+        notation=format_play(turn.position, turn.played),
+        hit=any(hits(turn.position, turn.played)),
+        position_after=game.position,
+        points=turn.points,
+    )
+    if turn.points:
+        game.pending = []
+        _end_game(table, game, GameState.WON, winner=seat, points=turn.points)
+    else:
+        _begin_turn(table, game, seats, 1 - seat)
+
+
+def _end_game(
+    table: Table, game: Game, state: GameState, *, winner: int | None, points: int
+) -> None:
+    game.state, game.winner, game.points = state, winner, points
+    game.ended_at = timezone.now()
+    game.save()
+    if winner == 0:
+        table.score_black += points
+    elif winner == 1:
+        table.score_white += points
+    table.state = TableState.BETWEEN_GAMES

@@ -1,0 +1,105 @@
+"""An API client that talks like a mobile app: JSON bodies, bearer tokens, real database."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.test import Client
+
+
+@dataclass
+class Answer:
+    status: int
+    body: Any
+    headers: Any
+
+
+class Api:
+    """Calls /api/v1 the way a client does; `as_(token)` speaks for one player."""
+
+    def __init__(self, token: str | None = None) -> None:
+        self.client = Client()
+        self.token = token
+
+    def as_(self, token: str | None) -> Api:
+        return Api(token)
+
+    def call(
+        self, method: str, path: str, body: Any = None, raw: str | None = None, **headers: str
+    ) -> Answer:
+        if self.token:
+            headers.setdefault("Authorization", f"Bearer {self.token}")
+        data = raw if raw is not None else (json.dumps(body) if body is not None else None)
+        response = self.client.generic(
+            method,
+            f"/api/v1/{path}",
+            data=data or "",
+            content_type="application/json",
+            headers=headers,
+        )
+        content = response.content
+        parsed = (
+            json.loads(content)
+            if content and response.get("Content-Type", "").endswith("json")
+            else content
+        )
+        return Answer(response.status_code, parsed, response)
+
+    def get(self, path: str, **headers: str) -> Answer:
+        return self.call("GET", path, **headers)
+
+    def post(self, path: str, body: Any = None, **kwargs: Any) -> Answer:
+        return self.call("POST", path, body if body is not None else {}, **kwargs)
+
+    def new_player(self, name: str = "Aiko") -> Api:
+        answer = Api().post("players", {"name": name})
+        assert answer.status == 201, answer.body
+        return Api(answer.body["token"])
+
+    def state(self, code: str) -> dict[str, Any]:
+        answer = self.get(f"tables/{code}")
+        assert answer.status == 200, answer.body
+        return answer.body
+
+
+@pytest.fixture
+def api(db: None) -> Api:
+    return Api()
+
+
+@pytest.fixture
+def host(api: Api) -> Api:
+    return api.new_player("Aiko")
+
+
+@pytest.fixture
+def guest(api: Api) -> Api:
+    return api.new_player("Ben")
+
+
+def open_table(host: Api, guest: Api, rules: dict[str, str] | None = None) -> str:
+    """A table with both seats taken and the first game started; returns its code."""
+    created = host.post("tables", {"rules": rules or {}})
+    assert created.status == 201, created.body
+    code = created.body["code"]
+    assert guest.post(f"tables/{code}/join").status == 200
+    started = host.post(f"tables/{code}/start", {"version": host.state(code)["version"]})
+    assert started.status == 200, started.body
+    return code
+
+
+@pytest.fixture
+def table(host: Api, guest: Api) -> str:
+    return open_table(host, guest)
+
+
+def mover(code: str, *players: Api) -> tuple[Api, dict[str, Any]]:
+    """The player whose turn it is, and the table as they see it."""
+    for player in players:
+        state = player.state(code)
+        if state["game"]["turn"] and state["game"]["turn"]["yours"]:
+            return player, state
+    raise AssertionError("nobody's turn")
