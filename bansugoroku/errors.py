@@ -62,3 +62,11 @@ class NothingToUndo(ServiceError):
 
 class IllegalMove(ServiceError):
     status, code, title = 422, "illegal_move", "That move is not allowed"
+
+
+class GameNotFound(ServiceError):
+    status, code, title = 404, "game_not_found", "No such game at this table"
+
+
+class GameInProgress(ServiceError):
+    status, code, title = 409, "game_in_progress", "The game is still being played"

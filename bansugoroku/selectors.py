@@ -13,7 +13,7 @@ from django.db.models import Case, F, IntegerField, Prefetch, QuerySet, Value, W
 
 from bansugoroku.errors import NotAPlayer, TableNotFound
 from bansugoroku.models import Game, Player, Seat, Table, TableState
-from bansugoroku.services import SEATS, view
+from bansugoroku.services import SEATS, clean_code, view
 from engine.names import point_name, roll_name, spoken_roll
 from engine.notation import format_play, position_id
 from engine.position import Position
@@ -25,7 +25,7 @@ def table_for_player(*, code: str, player: Player) -> Table:
     table = (
         Table.objects.select_related("current_game")
         .prefetch_related(SEATS)
-        .filter(code=code.upper())
+        .filter(code=clean_code(code))
         .first()
     )
     if table is None:

@@ -44,6 +44,14 @@ SEATS = Prefetch("seats", queryset=Seat.objects.select_related("player").order_b
 """How every reader and writer loads a table's seats: one query, players included."""
 
 
+def clean_code(code: str) -> str:
+    """A join code as stored (upper case), or TableNotFound for what cannot be one."""
+    code = code.upper()
+    if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
+        raise TableNotFound(f"no table with code {code[:12]!r}")
+    return code
+
+
 def token_hash(token: str) -> str:
     """Tokens are 256 random bits, so a plain SHA-256 is as strong as a slow hash here."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -200,7 +208,7 @@ def _lock(code: str, version: int | None = None) -> Table:
         table = (
             Table.objects.select_for_update(of=("self",))
             .select_related("current_game")
-            .get(code=code.upper())
+            .get(code=clean_code(code))
         )
     except Table.DoesNotExist:
         raise TableNotFound(f"no table with code {code}") from None

@@ -157,6 +157,11 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "TableStateEnum": "bansugoroku.models.TableState",
+        "GameStateEnum": "bansugoroku.models.GameState",
+        "CpuLevelEnum": "bansugoroku.models.CpuLevel",
+    },
 }
 
 # The cache holds rate-limit counters: Redis shares them between processes in

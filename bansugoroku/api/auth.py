@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
@@ -28,3 +31,17 @@ class BearerTokenAuthentication(BaseAuthentication):
     def authenticate_header(self, request: Request) -> str:
         # Makes DRF answer 401 (not 403) to a request without a token.
         return self.keyword
+
+
+class BearerTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
+    """Tells the OpenAPI schema how to authenticate: an HTTP bearer token."""
+
+    target_class = BearerTokenAuthentication
+    name = "playerToken"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "The token from POST /api/v1/players.",
+        }

@@ -81,7 +81,7 @@ class SeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     color = serializers.ChoiceField(["black", "white"])
     name = serializers.CharField(allow_null=True)
-    cpu = serializers.ChoiceField(CpuLevel.values, allow_null=True)
+    cpu = serializers.ChoiceField(CpuLevel.choices, allow_null=True)
     free = serializers.BooleanField()
     you = serializers.BooleanField()
 
@@ -133,7 +133,7 @@ class PointSerializer(serializers.Serializer):
 
 
 class ResultSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(GameState.values)
+    kind = serializers.ChoiceField(GameState.choices)
     winner_seat = serializers.IntegerField(allow_null=True)
     you_won = serializers.BooleanField(allow_null=True)
     points = serializers.IntegerField()
@@ -141,7 +141,7 @@ class ResultSerializer(serializers.Serializer):
 
 class GameSerializer(serializers.Serializer):
     number = serializers.IntegerField()
-    state = serializers.ChoiceField(GameState.values)
+    state = serializers.ChoiceField(GameState.choices)
     starter = serializers.IntegerField()
     opening_rolls = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField())
@@ -159,7 +159,7 @@ class TableStateSerializer(serializers.Serializer):
     code = serializers.CharField()
     invite_url = serializers.URLField()
     version = serializers.IntegerField(help_text="Send it back with every change.")
-    state = serializers.ChoiceField(TableState.values)
+    state = serializers.ChoiceField(TableState.choices)
     rules = RulesOutSerializer()
     you = YouSerializer()
     seats = SeatSerializer(many=True)
@@ -170,7 +170,7 @@ class TableStateSerializer(serializers.Serializer):
 
 class TableSummarySerializer(serializers.Serializer):
     code = serializers.CharField()
-    state = serializers.ChoiceField(TableState.values)
+    state = serializers.ChoiceField(TableState.choices)
     version = serializers.IntegerField()
     you = YouSerializer()
     opponent = SeatSerializer(allow_null=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 from bansugoroku.models import CpuLevel
@@ -25,18 +26,40 @@ class StrictSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+class Text(serializers.CharField):
+    """A string, and only a string: DRF would turn 5 into "5"."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+class Locale(Text):
+    """A BCP 47 language tag such as "en", "ja" or "pt-BR"."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=16, **kwargs)
+        self.validators.append(RegexValidator(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$"))
+
+
+class Integer(serializers.IntegerField):
+    """A JSON integer, and only that: DRF would accept "5", 5.0 and true."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if type(data) is not int:
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
 class PlayerCreateSerializer(StrictSerializer):
-    name = serializers.CharField(max_length=40, help_text="Display name shown to opponents.")
-    locale = serializers.RegexField(
-        r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$", max_length=16, required=False, default="en"
-    )
+    name = Text(max_length=40, help_text="Display name shown to opponents.")
+    locale = Locale(required=False, default="en")
 
 
 class PlayerUpdateSerializer(StrictSerializer):
-    name = serializers.CharField(max_length=40, required=False)
-    locale = serializers.RegexField(
-        r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$", max_length=16, required=False
-    )
+    name = Text(max_length=40, required=False)
+    locale = Locale(required=False)
 
 
 class RulesSerializer(StrictSerializer):
@@ -57,8 +80,8 @@ ENTROPY = {
 class TableCreateSerializer(StrictSerializer):
     rules = RulesSerializer(required=False)
     opponent = serializers.ChoiceField(["friend", "cpu"], default="friend")
-    cpu_level = serializers.ChoiceField(CpuLevel.values, required=False)
-    entropy = serializers.CharField(**ENTROPY)
+    cpu_level = serializers.ChoiceField(CpuLevel.choices, required=False)
+    entropy = Text(**ENTROPY)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["opponent"] == "cpu" and "cpu_level" not in attrs:
@@ -69,11 +92,11 @@ class TableCreateSerializer(StrictSerializer):
 
 
 class JoinSerializer(StrictSerializer):
-    entropy = serializers.CharField(**ENTROPY)
+    entropy = Text(**ENTROPY)
 
 
 class VersionSerializer(StrictSerializer):
-    version = serializers.IntegerField(
+    version = Integer(
         min_value=1, max_value=2**31 - 1, help_text="The table `version` you last saw."
     )
 
@@ -81,7 +104,7 @@ class VersionSerializer(StrictSerializer):
 class MoveField(serializers.ListField):
     """One die move `[from, to]` from your side: from 1-25 (25 = bar), to 0-24 (0 = off)."""
 
-    child = serializers.IntegerField(min_value=0, max_value=25)
+    child = Integer(min_value=0, max_value=25)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(min_length=2, max_length=2, **kwargs)

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from bansugoroku.api import views
 
@@ -16,4 +16,5 @@ urlpatterns = [
     path(f"{CODE}/play-again", views.PlayAgainView.as_view(), name="play-again"),
     path(f"{CODE}/resign", views.ResignView.as_view(), name="resign"),
     path("problems/<str:code>", views.ProblemView.as_view(), name="problem"),
+    re_path(r"", views.NoSuchEndpointView.as_view()),  # last: any other path under /api/v1/
 ]

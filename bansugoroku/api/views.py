@@ -148,7 +148,7 @@ class TableView(APIView):
         wanted = request.headers.get("If-None-Match")
         if wanted:
             version = (
-                Table.objects.filter(code=code.upper(), seats__player=request.user)
+                Table.objects.filter(code=services.clean_code(code), seats__player=request.user)
                 .values_list("version", flat=True)
                 .first()
             )
@@ -243,3 +243,19 @@ class ProblemView(APIView):
             return problem(404, "not_found", "Not found", f"no problem type {code!r}")
         status, title = PROBLEM_TYPES[code]
         return Response({"code": code, "status": status, "title": title})
+
+
+@extend_schema(exclude=True)
+class NoSuchEndpointView(APIView):
+    """A problem+json 404 for any other path under the API, whatever the method."""
+
+    permission_classes = [AllowAny]
+
+    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        self.http_method_names = [request.method.lower()] if request.method else []
+        return super().dispatch(request, *args, **kwargs)
+
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return problem(404, "not_found", "Not found", f"no endpoint {request.path}")
+
+    post = put = patch = delete = head = options = get

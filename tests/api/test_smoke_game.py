@@ -10,7 +10,10 @@ from engine.rules import Finish, Muji, Start
 from tests.api.conftest import Api, mover, open_table
 
 RULES = [
-    {"finish": f.value, "muji": m.value, "start": s.value} for f in Finish for m in Muji for s in Start
+    {"finish": f.value, "muji": m.value, "start": s.value}
+    for f in Finish
+    for m in Muji
+    for s in Start
 ]
 
 

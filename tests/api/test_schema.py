@@ -1,0 +1,120 @@
+"""The OpenAPI schema: valid, covering every endpoint, and true to what the API answers."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import jsonschema
+import pytest
+from django.core.management import call_command
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from tests.api.conftest import mover
+
+
+@pytest.fixture(scope="module")
+def openapi(django_db_blocker) -> dict[str, Any]:
+    from django.test import Client
+
+    with django_db_blocker.unblock():
+        answer = Client().get(
+            "/api/schema/", headers={"Accept": "application/vnd.oai.openapi+json"}
+        )
+    assert answer.status_code == 200
+    return answer.json()
+
+
+def test_the_schema_validates_without_warnings(capsys):
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", "/dev/null")
+
+
+def api_paths() -> set[str]:
+    """Every URL pattern under /api/v1/, written the OpenAPI way."""
+    found = set()
+
+    def walk(patterns: list, prefix: str) -> None:
+        for pattern in patterns:
+            route = str(pattern.pattern)
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, prefix + route)
+            elif isinstance(pattern, URLPattern) and route and prefix.startswith("api/v1/"):
+                found.add("/" + prefix + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route))
+
+    walk(get_resolver().url_patterns, "")
+    return found
+
+
+def test_every_endpoint_is_in_the_schema_with_an_operation_id(openapi):
+    paths = api_paths()
+    assert len(paths) >= 10
+    assert paths <= set(openapi["paths"]), paths - set(openapi["paths"])
+    for path, operations in openapi["paths"].items():
+        for method, operation in operations.items():
+            assert operation.get("operationId"), f"{method} {path}"
+            assert "200" in operation["responses"] or "201" in operation["responses"]
+
+
+def as_json_schema(node: Any) -> Any:
+    """OpenAPI 3.0 to JSON Schema: `nullable`, and objects closed to undeclared fields."""
+    if isinstance(node, list):
+        return [as_json_schema(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: as_json_schema(v) for k, v in node.items() if k != "nullable"}
+    if out.get("type") == "object" and "properties" in out:
+        out.setdefault("additionalProperties", False)
+    if node.get("nullable"):
+        return {"anyOf": [out, {"type": "null"}]}
+    return out
+
+
+def check(openapi: dict[str, Any], path: str, method: str, status: int, body: Any) -> None:
+    operation = openapi["paths"][path][method]
+    content = operation["responses"][str(status)]["content"]
+    schema = next(iter(content.values()))["schema"]
+    root = {"components": as_json_schema(openapi["components"]), **as_json_schema(schema)}
+    jsonschema.validate(body, root)
+
+
+def test_real_answers_match_the_schema(openapi, api, host, guest):
+    created = api.post("players", {"name": "Dai"})
+    check(openapi, "/api/v1/players", "post", 201, created.body)
+    check(openapi, "/api/v1/players/me", "get", 200, host.get("players/me").body)
+    waiting = host.post("tables", {})
+    check(openapi, "/api/v1/tables", "post", 201, waiting.body)
+    code = waiting.body["code"]
+    joined = guest.post(f"tables/{code}/join")
+    check(openapi, "/api/v1/tables/{code}/join", "post", 200, joined.body)
+    started = host.post(f"tables/{code}/start", {"version": joined.body["version"]})
+    check(openapi, "/api/v1/tables/{code}/start", "post", 200, started.body)
+    for player in (host, guest):
+        check(openapi, "/api/v1/tables/{code}", "get", 200, player.state(code))
+    player, state = mover(code, host, guest)
+    moved = player.post(
+        f"tables/{code}/moves",
+        {"version": state["version"], "moves": [state["game"]["turn"]["legal_moves"][0]]},
+    )
+    check(openapi, "/api/v1/tables/{code}/moves", "post", 200, moved.body)
+    resigned = host.post(f"tables/{code}/resign", {"version": moved.body["version"]})
+    check(openapi, "/api/v1/tables/{code}/resign", "post", 200, resigned.body)
+    check(openapi, "/api/v1/tables", "get", 200, host.get("tables").body)
+
+
+def test_problem_answers_match_the_schema(openapi, host, table):
+    illegal = host.post(f"tables/{table}/moves", {"version": 1, "moves": [[3, 9]]})
+    check(openapi, "/api/v1/tables/{code}/moves", "post", 409, illegal.body)
+    bad = host.post(f"tables/{table}/moves", {"version": "x", "moves": []})
+    check(openapi, "/api/v1/tables/{code}/moves", "post", 400, bad.body)
+    described = host.get("problems/stale_state")
+    check(openapi, "/api/v1/problems/{code}", "get", 200, described.body)
+    assert described.body == {
+        "code": "stale_state",
+        "status": 409,
+        "title": "The table has changed since you last saw it",
+    }
+
+
+def test_the_interactive_docs_page_loads(api):
+    page = api.client.get("/api/docs/")
+    assert page.status_code == 200 and b"swagger" in page.content.lower()

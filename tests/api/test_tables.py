@@ -1,0 +1,152 @@
+"""Tables: create, join by code, start, play again, resign, and "my tables"."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bansugoroku.models import Game, Table, Turn
+from bansugoroku.services import CODE_ALPHABET
+from tests.api.conftest import mover, open_table
+
+
+def test_a_new_table_waits_for_a_friend_with_a_readable_code(host):
+    answer = host.post("tables", {"rules": {"finish": "bear_off", "muji": "off"}})
+    assert answer.status == 201
+    state = answer.body
+    assert re.fullmatch(f"[{CODE_ALPHABET}]{{6}}", state["code"])
+    assert not set(state["code"]) & set("0O1IL")
+    assert state["invite_url"].endswith(f"/t/{state['code']}")
+    assert state["state"] == "waiting"
+    assert state["rules"] == {"finish": "bear_off", "muji": "off", "start": "alternate"}
+    assert state["you"] == {"seat": 0, "color": "black", "is_host": True}
+    assert [s["free"] for s in state["seats"]] == [False, True]
+    assert answer.headers["ETag"] == f'"v{state["version"]}"'
+
+
+def test_a_cpu_table_is_ready_at_once_and_stores_the_level(host):
+    state = host.post("tables", {"opponent": "cpu", "cpu_level": "normal"}).body
+    assert state["state"] == "ready"
+    assert state["seats"][1]["cpu"] == "normal"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"opponent": "cpu"},
+        {"opponent": "friend", "cpu_level": "easy"},
+        {"opponent": "robot"},
+        {"rules": {"finish": "sideways"}},
+        {"rules": {"clock": "fast"}},
+        {"rules": "iri"},
+        {"entropy": "x" * 65},
+    ],
+)
+def test_bad_table_options_are_400_and_create_nothing(host, body):
+    answer = host.post("tables", body)
+    assert answer.status == 400 and answer.body["code"] == "invalid_request"
+    assert Table.objects.count() == 0
+
+
+def test_a_friend_joins_by_code_then_the_host_starts(host, guest):
+    code = host.post("tables", {}).body["code"]
+    joined = guest.post(f"tables/{code.lower()}/join", {"entropy": "ben's dice"})
+    assert joined.status == 200
+    assert joined.body["you"]["color"] == "white" and joined.body["state"] == "ready"
+    assert guest.post(f"tables/{code}/join").status == 200, "joining twice changes nothing"
+    version = host.state(code)["version"]
+    assert guest.post(f"tables/{code}/start", {"version": version}).body["code"] == "not_the_host"
+    started = host.post(f"tables/{code}/start", {"version": version})
+    assert started.status == 200 and started.body["state"] == "playing"
+    game = started.body["game"]
+    assert game["number"] == 1 and game["starter"] == 0 and len(game["seed_sha256"]) == 64
+    assert game["turn"]["number"] >= 1 and len(game["turn"]["dice"]) == 2
+
+
+def test_a_third_player_finds_the_table_full(api, host, guest, table):
+    third = api.new_player("Chie")
+    answer = third.post(f"tables/{table}/join")
+    assert answer.status == 409 and answer.body["code"] == "table_full"
+    assert third.get(f"tables/{table}").body["code"] == "not_a_player"
+
+
+def test_unknown_codes_are_404(host):
+    for code in ["ZZZZZZ", "abc", "A" * 200, "%00"]:
+        answer = host.post(f"tables/{code}/join")
+        assert answer.status == 404 and answer.body["code"] == "table_not_found", code
+    for path in ["tables/../../x/join", "tables/ABCDEF/fly", "nothing"]:
+        answer = host.post(path)
+        assert answer.status == 404 and answer.body["code"] == "not_found", path
+
+
+def test_starting_twice_or_before_the_friend_comes_is_refused(host, guest):
+    code = host.post("tables", {}).body["code"]
+    early = host.post(f"tables/{code}/start", {"version": host.state(code)["version"]})
+    assert early.status == 409 and early.body["code"] == "wrong_state"
+    code = open_table(host, guest)
+    again = host.post(f"tables/{code}/start", {"version": host.state(code)["version"]})
+    assert again.body["code"] == "wrong_state"
+
+
+def test_resigning_gives_the_other_seat_one_point_then_play_again_alternates(host, guest, table):
+    state = guest.state(table)
+    resigned = guest.post(f"tables/{table}/resign", {"version": state["version"]})
+    assert resigned.status == 200
+    result = resigned.body["game"]["result"]
+    assert result == {"kind": "resigned", "winner_seat": 0, "you_won": False, "points": 1}
+    assert resigned.body["score"] == {"you": 0, "opponent": 1, "black": 1, "white": 0}
+    assert resigned.body["state"] == "between_games"
+    moved = guest.post(
+        f"tables/{table}/moves", {"version": resigned.body["version"], "moves": [[24, 23]]}
+    )
+    assert moved.body["code"] == "game_over"
+    again = host.post(f"tables/{table}/play-again", {"version": resigned.body["version"]})
+    assert again.status == 200
+    assert again.body["game"]["number"] == 2 and again.body["game"]["starter"] == 1
+    assert again.body["score"]["you"] == 1, "the score carries over"
+    assert Game.objects.filter(table__code=table).count() == 2
+
+
+def test_play_again_while_a_game_runs_is_refused(host, table):
+    answer = host.post(f"tables/{table}/play-again", {"version": host.state(table)["version"]})
+    assert answer.status == 409 and answer.body["code"] == "wrong_state"
+
+
+def test_roll_to_start_records_the_opening_rolls(host, guest):
+    code = open_table(host, guest, {"start": "roll"})
+    game = host.state(code)["game"]
+    rolls = game["opening_rolls"]
+    assert rolls and all(a == b for a, b in rolls[:-1]) and rolls[-1][0] != rolls[-1][1]
+    assert game["starter"] == (0 if rolls[-1][0] > rolls[-1][1] else 1)
+
+
+def test_my_tables_lists_those_waiting_for_my_move_first(api, host, guest):
+    codes = [open_table(host, guest) for _ in range(3)]
+    waiting = host.post("tables", {}).body["code"]
+    listed = host.get("tables").body
+    assert {t["code"] for t in listed} == {*codes, waiting}
+    flags = [t["your_turn"] for t in listed]
+    assert flags == sorted(flags, reverse=True), "my turn first"
+    mine = [t["code"] for t in listed if t["your_turn"]]
+    for code in mine:
+        player, _ = mover(code, host, guest)
+        assert player.token == host.token
+    assert api.new_player("Chie").get("tables").body == []
+
+
+def test_every_turn_is_a_history_row(host, guest, table):
+    player, state = mover(table, host, guest)
+    number = state["game"]["turn"]["number"]
+    turn = state["game"]["turn"]
+    move = turn["legal_moves"][0]
+    answer = player.post(f"tables/{table}/moves", {"version": state["version"], "moves": [move]})
+    second = answer.body["game"]["turn"]
+    if second["yours"] and second["number"] == number:
+        answer = player.post(
+            f"tables/{table}/moves",
+            {"version": answer.body["version"], "moves": [second["legal_moves"][0]]},
+        )
+    row = Turn.objects.get(game__table__code=table, number=number)
+    assert row.seat == turn["seat"] and row.dice == turn["dice"]
+    assert row.moves[0] == move and row.notation.startswith(f"{move[0]}/")
