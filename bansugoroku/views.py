@@ -3,10 +3,26 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from bansugoroku.errors import TableNotFound
+from bansugoroku.models import Table
+from bansugoroku.services import clean_code
+
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "bansugoroku/home.html")
+
+
+@require_safe
+def invite(request: HttpRequest, code: str) -> HttpResponse:
+    """Where an invitation link lands: who invites, and whether a seat is still free."""
+    try:
+        table = Table.objects.select_related("host").filter(code=clean_code(code)).first()
+    except TableNotFound:
+        table = None
+    seat_free = table is not None and table.seats.filter(player=None, cpu="").exists()
+    context = {"code": code.upper()[:12], "table": table, "seat_free": seat_free}
+    return render(request, "bansugoroku/invite.html", context, status=200 if table else 404)
 
 
 @require_safe

@@ -36,3 +36,17 @@ def test_healthz_reports_database_failure(client, monkeypatch):
 
 def test_database_is_postgresql(settings):
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+
+@pytest.mark.django_db
+def test_an_invitation_link_shows_the_host_and_the_code(client):
+    from bansugoroku import services
+    from engine.rules import Rules
+
+    host, _ = services.player_create(name="Aiko")
+    table = services.table_create(host=host, rules=Rules())
+    page = client.get(f"/t/{table.code.lower()}")
+    assert page.status_code == 200
+    assert "Aiko invites you" in page.content.decode() and table.code in page.content.decode()
+    missing = client.get("/t/%00%00")
+    assert missing.status_code == 404 and "No table has the code" in missing.content.decode()
