@@ -18,14 +18,20 @@ RULES = [
 
 
 def play_to_the_end(code: str, players: tuple[Api, Api], rng: random.Random) -> dict:
+    """Random legal moves, taken from each answer's own list, until the game ends."""
+    player, state = mover(code, *players)
     for _ in range(3000):
-        state = players[0].state(code)
         if state["game"]["state"] != "playing":
             return state
-        player, state = mover(code, *players)
-        move = rng.choice(state["game"]["turn"]["legal_moves"])
+        turn = state["game"]["turn"]
+        if not turn["yours"]:
+            player = players[1] if player is players[0] else players[0]
+            state = player.state(code)
+            continue
+        move = rng.choice(turn["legal_moves"])
         answer = player.post(f"tables/{code}/moves", {"version": state["version"], "moves": [move]})
         assert answer.status == 200, answer.body
+        state = answer.body
     raise AssertionError("the game did not end")
 
 
