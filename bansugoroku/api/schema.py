@@ -26,7 +26,8 @@ class ProblemSerializer(serializers.Serializer):
     code = serializers.CharField(
         help_text="Stable, for clients to switch on: invalid_request, not_authenticated, "
         "not_a_player, not_the_host, table_not_found, table_full, table_closed, wrong_state, "
-        "not_your_turn, game_over, nothing_to_undo, stale_state, illegal_move, throttled, ..."
+        "not_your_turn, game_over, nothing_to_undo, stale_state, illegal_move, game_not_found, "
+        "game_in_progress, throttled, ... (GET /api/v1/problems/{code} describes each)"
     )
     errors = serializers.DictField(required=False, help_text="Per field, on invalid_request.")
     version = serializers.IntegerField(

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from bansugoroku.api import views
+from bansugoroku.api import history_views, views
 
 CODE = "tables/<str:code>"
 
@@ -15,6 +15,19 @@ urlpatterns = [
     path(f"{CODE}/undo", views.UndoView.as_view(), name="undo"),
     path(f"{CODE}/play-again", views.PlayAgainView.as_view(), name="play-again"),
     path(f"{CODE}/resign", views.ResignView.as_view(), name="resign"),
+    path(f"{CODE}/games", history_views.GamesView.as_view(), name="games"),
+    path(f"{CODE}/games/<int:number>", history_views.GameView.as_view(), name="game"),
+    path(
+        f"{CODE}/games/<int:number>/export.json",
+        history_views.ExportJsonView.as_view(),
+        name="game-export-json",
+    ),
+    path(
+        f"{CODE}/games/<int:number>/export.mat",
+        history_views.ExportMatView.as_view(),
+        name="game-export-mat",
+    ),
+    path(f"{CODE}/games/<int:number>/dice", history_views.DiceView.as_view(), name="game-dice"),
     path("problems/<str:code>", views.ProblemView.as_view(), name="problem"),
     re_path(r"", views.NoSuchEndpointView.as_view()),  # last: any other path under /api/v1/
 ]

@@ -1,0 +1,104 @@
+"""The history of a table's games: the list, one game's turns, exports and the dice check.
+
+Only the players seated at the table may read them; each view asks one function of
+`bansugoroku.history` and answers what it returns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from bansugoroku import history
+from bansugoroku.api import history_schema
+from bansugoroku.api.schema import problems
+from bansugoroku.api.views import CODE
+from bansugoroku.selectors import table_for_player
+
+NUMBER = OpenApiParameter(
+    "number", int, OpenApiParameter.PATH, description="The game's number at the table: 1, 2, ..."
+)
+
+
+def private(response: Any, filename: str | None = None) -> Any:
+    """A player's own reading: not for shared caches; a download when it has a file name."""
+    response["Cache-Control"] = "private, no-cache"
+    response["Vary"] = "Authorization"
+    if filename:
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+class GamesView(APIView):
+    @extend_schema(
+        operation_id="games_list",
+        parameters=[CODE],
+        responses={200: history_schema.GameSummarySerializer(many=True)} | problems(401, 403, 404),
+        summary="Every game at the table, first to last",
+    )
+    def get(self, request: Request, code: str) -> Response:
+        table = table_for_player(code=code, player=request.user)
+        return private(Response(history.game_summaries(table)))
+
+
+class GameView(APIView):
+    @extend_schema(
+        operation_id="games_history",
+        parameters=[CODE, NUMBER],
+        responses={200: history_schema.GameHistorySerializer} | problems(401, 403, 404),
+        summary="One game turn by turn; its dice seed once it is over",
+    )
+    def get(self, request: Request, code: str, number: int) -> Response:
+        game = history.game_for_player(code=code, player=request.user, number=number)
+        return private(Response(history.game_history(game)))
+
+
+class ExportJsonView(APIView):
+    @extend_schema(
+        operation_id="games_export_json",
+        parameters=[CODE, NUMBER],
+        responses={200: history_schema.GameExportSerializer} | problems(401, 403, 404),
+        summary="Download the game's whole event log as JSON",
+    )
+    def get(self, request: Request, code: str, number: int) -> Response:
+        game = history.game_for_player(code=code, player=request.user, number=number)
+        return private(Response(history.game_export(game)), history.export_filename(game, "json"))
+
+
+class ExportMatView(APIView):
+    @extend_schema(
+        operation_id="games_export_mat",
+        parameters=[CODE, NUMBER],
+        responses={
+            (200, "text/plain"): OpenApiResponse(
+                OpenApiTypes.STR,
+                description="A match text in the style of Jellyfish .mat files, UTF-8.",
+            )
+        }
+        | problems(401, 403, 404),
+        summary="Download the game as a backgammon-style .mat match text",
+    )
+    def get(self, request: Request, code: str, number: int) -> HttpResponse:
+        game = history.game_for_player(code=code, player=request.user, number=number)
+        text = history.game_export_mat(game)
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        return private(response, history.export_filename(game, "mat"))
+
+
+class DiceView(APIView):
+    @extend_schema(
+        operation_id="games_dice",
+        parameters=[CODE, NUMBER],
+        responses={200: history_schema.DiceVerificationSerializer} | problems(401, 403, 404, 409),
+        summary="Check every roll of a finished game against its revealed seed",
+        description="409 `game_in_progress` while the game is played: the seed is secret.",
+    )
+    def get(self, request: Request, code: str, number: int) -> Response:
+        game = history.game_for_player(code=code, player=request.user, number=number)
+        return private(Response(history.dice_verification(game)))

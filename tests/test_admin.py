@@ -1,0 +1,91 @@
+"""The admin: staff can look at every model; tables, games and turns are read-only there."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from bansugoroku.models import Game, Player, Table, Turn
+from tests.api.conftest import Api, mover, open_table
+
+
+@pytest.fixture
+def staff(db: None) -> Client:
+    user = get_user_model().objects.create_superuser("root", "root@example.com", None)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def played(db: None) -> str:
+    """A table whose first game has a few recorded turns."""
+    host, guest = Api().new_player("Aiko"), Api().new_player("Ben")
+    code = open_table(host, guest)
+    while Turn.objects.filter(game__table__code=code).count() < 2:
+        player, state = mover(code, host, guest)
+        moves = state["game"]["turn"]["legal_moves"][:1]
+        sent = player.post(f"tables/{code}/moves", {"version": state["version"], "moves": moves})
+        assert sent.status == 200, sent.body
+    return code
+
+
+def pages(code: str) -> list[tuple[str, str, str]]:
+    """(model, object id, a text its change page shows) for one object of each model."""
+    table = Table.objects.get(code=code)
+    game = Game.objects.get(table=table)
+    turn = Turn.objects.filter(game=game).first()
+    player = Player.objects.get(name="Ben")
+    return [
+        ("player", str(player.pk), "Ben"),
+        ("table", str(table.pk), code),
+        ("game", str(game.pk), game.seed_hash),
+        ("turn", str(turn.pk), turn.notation),
+    ]
+
+
+def test_staff_open_every_changelist_and_change_page(staff, played):
+    for model, pk, shown in pages(played):
+        listing = staff.get(f"/admin/bansugoroku/{model}/")
+        assert listing.status_code == 200, model
+        page = staff.get(f"/admin/bansugoroku/{model}/{pk}/change/")
+        assert page.status_code == 200, model
+        assert shown in page.content.decode(), model
+    table_page = staff.get(f"/admin/bansugoroku/table/{pages(played)[1][1]}/change/").content
+    assert b"Aiko" in table_page and b"Ben" in table_page, "the seats are shown inline"
+
+
+def test_the_search_finds_a_table_by_code(staff, played):
+    found = staff.get("/admin/bansugoroku/table/", {"q": played.lower()})
+    assert found.status_code == 200 and played in found.content.decode()
+    assert "0-0" in found.content.decode(), "the score column"
+
+
+def test_games_and_turns_cannot_be_added_or_changed(staff, played):
+    for model in ("game", "turn", "table"):
+        assert staff.get(f"/admin/bansugoroku/{model}/add/").status_code == 403, model
+    game = Game.objects.get(table__code=played)
+    before = game.position
+    answer = staff.post(f"/admin/bansugoroku/game/{game.pk}/change/", {"position": "x"})
+    assert answer.status_code == 403
+    game.refresh_from_db()
+    assert game.position == before
+
+
+def test_the_seed_stays_secret_in_the_admin_while_the_game_is_played(staff, played):
+    game = Game.objects.get(table__code=played)
+    page = staff.get(f"/admin/bansugoroku/game/{game.pk}/change/").content.decode()
+    assert bytes(game.seed).hex() not in page
+    assert "secret until the game ends" in page
+
+
+def test_a_players_token_hash_is_not_shown(staff, played):
+    player = Player.objects.get(name="Aiko")
+    page = staff.get(f"/admin/bansugoroku/player/{player.pk}/change/").content.decode()
+    assert player.token_hash not in page
+    assert 'name="name"' in page, "the name can be corrected"
+
+
+def test_someone_not_staff_is_sent_to_the_login(played):
+    assert Client().get("/admin/bansugoroku/table/").status_code == 302
