@@ -13,7 +13,7 @@ export UV_PYTHON_DOWNLOADS := never
 # Development defaults; set DEBUG=0 (with SECRET_KEY etc.) for production-like runs.
 DEV_ENV := DEBUG=$${DEBUG:-1}
 
-.PHONY: install run test lint bench clean
+.PHONY: install run test lint bench bench-api clean
 
 install: $(STAMP)
 
@@ -38,6 +38,10 @@ lint: install
 
 bench: install
 	$(BIN)/python -m engine.bench
+
+# The move API on gunicorn with production settings; DATABASE_URL, else embedded PostgreSQL.
+bench-api: install
+	$(BIN)/python -m bench.api_bench
 
 clean:
 	if [ -x $(BIN)/python ]; then $(BIN)/python -m bansugoroku.embedded_db stop; fi

@@ -1,0 +1,1 @@
+"""Benchmarks of the running service (the engine's own is `engine.bench`)."""

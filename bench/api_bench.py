@@ -1,0 +1,441 @@
+"""Load test of the move API on gunicorn: `python -m bench.api_bench` (or `make bench-api`).
+
+Starts gunicorn on a free loopback port with production settings (DEBUG off), migrates
+the database (`DATABASE_URL`, else the embedded PostgreSQL), and sets up one table per
+client. Each client plays both seats of its own table, so it always has a move to send
+and no client waits for another: the count is what the server accepts, not how fast
+players take turns. A client sends single die moves picked from the state's
+`legal_moves`, uses the state each answer carries, GETs the table as the other seat's
+device when the turn passes (or before every move with --get-before-each-move), and
+asks for the next game when one ends. Clients run as threads in a few processes, on the
+same cores as the server; the CPU each side used is printed with the results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing
+import os
+import random
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import timeit
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+TIMEOUT = 10.0
+"""Seconds before a request counts as failed; far above any latency worth measuring."""
+
+# gunicorn's default workers here, measured on 2 cores with 32 clients in 20 s runs
+# (accepted moves/s; p99 of moves): sync x5 156-173, 164-185 ms; sync x3 133-169,
+# 173-205 ms; sync x4 118-146, 200-236 ms; gthread 2 workers x 4 threads 147, 405 ms;
+# 2 x 8 threads 112-121, 350-460 ms. A request is CPU-bound Python, so the threads of
+# one process take turns on the GIL, unevenly (long tails), while processes share both
+# cores fairly. 5 is gunicorn's own advice (2 x cores + 1). sync workers keep no
+# connection alive, which costs little on loopback and nothing behind a buffering proxy.
+WORKERS = ["--worker-class", "sync", "--workers", "5"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+def ensure_database(url: str) -> None:
+    """Create the database of `url` when the server lacks it (a fresh bench database)."""
+    import psycopg
+    from psycopg import sql
+
+    name = unquote(urlsplit(url).path.lstrip("/"))
+    maintenance = urlsplit(url)._replace(path="/postgres").geturl()
+    with psycopg.connect(maintenance, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def server_env(database_url: str) -> dict[str, str]:
+    """Production settings, with plain HTTP on loopback and rate limits out of the way."""
+    return os.environ | {
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "0",
+        "BEHIND_HTTPS_PROXY": "0",
+        "DATABASE_URL": database_url,
+        # Per second, not per minute: DRF keeps one timestamp per request in the window,
+        # and a minute of them would make every request copy a list of thousands.
+        "THROTTLE_PLAYER": "1000000/s",
+        "THROTTLE_ADDRESS": "1000000/s",
+        "THROTTLE_JOIN": "1000000/s",  # the setup joins a table per client from one address
+        "LOG_LEVEL": "WARNING",
+    }
+
+
+@contextmanager
+def gunicorn(options: list[str], env: dict[str, str]) -> Iterator[tuple[int, int]]:
+    """gunicorn serving on a free loopback port; yields the port and the master's pid.
+
+    It runs in a session of its own: a Ctrl-C of the benchmark does not reach it, and
+    on the way out it is stopped (with its workers) whatever happened meanwhile.
+    """
+    port = free_port()
+    command = [sys.executable, "-m", "gunicorn", "bansugoroku.wsgi"]
+    command += ["--bind", f"{HOST}:{port}", "--log-level", "warning", *options]
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while not serving(port):
+                if process.poll() is not None or time.monotonic() > deadline:
+                    log.seek(0)
+                    output = log.read().decode(errors="replace")[-4000:]
+                    raise RuntimeError(f"gunicorn did not start:\n{output}")
+                time.sleep(0.2)
+            yield port, process.pid
+        finally:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)  # graceful: the master stops its workers
+                try:
+                    process.wait(15)
+                except subprocess.TimeoutExpired:
+                    os.killpg(process.pid, signal.SIGKILL)
+                    process.wait(5)
+
+
+def serving(port: int) -> bool:
+    conn = http.client.HTTPConnection(HOST, port, timeout=TIMEOUT)
+    try:
+        conn.request("GET", "/healthz")
+        return conn.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        conn.close()
+
+
+def server_processes(pid: int) -> list[psutil.Process]:
+    master = psutil.Process(pid)
+    return [master, *master.children(recursive=True)]
+
+
+class Connection:
+    """One keep-alive HTTP connection; a dropped one is reopened and the request resent
+    once (safe: a change carries the version, so a resent one gets 409)."""
+
+    def __init__(self, port: int) -> None:
+        self.conn = http.client.HTTPConnection(HOST, port, timeout=TIMEOUT)
+
+    def call(
+        self, method: str, path: str, token: str | None, body: Any = None
+    ) -> tuple[int, Any, float]:
+        """Status, parsed answer, and seconds from sending to the last byte."""
+        headers = {"Accept": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        payload = None
+        if body is not None:
+            payload = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        for attempt in (1, 2):
+            started = time.perf_counter()
+            try:
+                self.conn.request(method, f"/api/v1/{path}", body=payload, headers=headers)
+                response = self.conn.getresponse()
+                data = response.read()
+            except (http.client.HTTPException, OSError):
+                self.conn.close()
+                if attempt == 2:
+                    raise
+                continue
+            elapsed = time.perf_counter() - started
+            return response.status, json.loads(data) if data else None, elapsed
+        raise AssertionError("unreachable")
+
+
+def set_up_table(conn: Connection, index: int) -> tuple[str, tuple[str, str]]:
+    """A started table and the tokens of its two seats."""
+    tokens = []
+    for seat in (0, 1):
+        status, body, _ = conn.call("POST", "players", None, {"name": f"bench {index}.{seat}"})
+        assert status == 201, body
+        tokens.append(body["token"])
+    status, body, _ = conn.call("POST", "tables", tokens[0], {})
+    assert status == 201, body
+    code = body["code"]
+    status, body, _ = conn.call("POST", f"tables/{code}/join", tokens[1], {})
+    assert status == 200, body
+    status, body, _ = conn.call(
+        "POST", f"tables/{code}/start", tokens[0], {"version": body["version"]}
+    )
+    assert status == 200, body
+    return code, (tokens[0], tokens[1])
+
+
+@dataclass
+class Tally:
+    """What the clients of one process saw inside the measured window."""
+
+    moves: list[float] = field(default_factory=list)
+    """Latency of every accepted move (seconds)."""
+    gets: list[float] = field(default_factory=list)
+    answers: Counter[tuple[str, int]] = field(default_factory=Counter)
+    failures: Counter[str] = field(default_factory=Counter)
+    cpu: float = 0.0
+    """CPU seconds the client process used in the window."""
+
+    def add(self, other: Tally) -> None:
+        self.moves += other.moves
+        self.gets += other.gets
+        self.answers += other.answers
+        self.failures += other.failures
+        self.cpu += other.cpu
+
+
+@dataclass(frozen=True)
+class Plan:
+    port: int
+    measure_from: float
+    """Wall-clock time the window opens (after the warm-up)."""
+    stop_at: float
+    get_every_move: bool
+    max_requests: int
+
+
+class Player:
+    """One client: a table, both its seats' tokens, and the last state it was answered."""
+
+    def __init__(self, plan: Plan, code: str, tokens: tuple[str, str], tally: Tally) -> None:
+        self.plan, self.code, self.tokens, self.tally = plan, code, tokens, tally
+        self.conn = Connection(plan.port)
+        self.rng = random.Random(code)
+
+    def call(self, kind: str, seat: int, action: str = "", body: Any = None) -> Any:
+        started = time.time()
+        path = f"tables/{self.code}" + (f"/{action}" if action else "")
+        status, answer, elapsed = self.conn.call(
+            "POST" if action else "GET", path, self.tokens[seat], body
+        )
+        if self.plan.measure_from <= started and time.time() <= self.plan.stop_at:
+            self.tally.answers[kind, status] += 1
+            if status == 200 and kind == "move":
+                self.tally.moves.append(elapsed)
+            elif status == 200 and kind == "get":
+                self.tally.gets.append(elapsed)
+        return answer if status == 200 else None
+
+    def play(self) -> None:
+        state = self.call("get", 0)
+        for _ in range(self.plan.max_requests):
+            if time.time() >= self.plan.stop_at:
+                return
+            if state is None:  # an error answer: start again from the table as it is
+                state = self.call("get", 0)
+                continue
+            seat = state["you"]["seat"]
+            if state["state"] == "between_games":
+                state = self.call("again", seat, "play-again", {"version": state["version"]})
+                continue
+            turn = state["game"]["turn"]
+            if not turn["yours"] or self.plan.get_every_move:
+                state = self.call("get", turn["seat"])
+                if not self.plan.get_every_move or state is None:
+                    continue
+                turn = state["game"]["turn"]
+            move = self.rng.choice(turn["legal_moves"])
+            body = {"version": state["version"], "moves": [move]}
+            state = self.call("move", turn["seat"], "moves", body)
+
+    def run(self) -> None:
+        try:
+            self.play()
+        except Exception as exc:  # counted and shown; the other clients go on
+            self.tally.failures[f"{type(exc).__name__}: {exc}"] += 1
+
+
+def client_process(plan: Plan, tables: list[tuple[str, tuple[str, str]]], out: Any) -> None:
+    """Runs one thread per table and sends back the merged tally."""
+    tallies = [Tally() for _ in tables]
+    threads = [
+        threading.Thread(target=Player(plan, code, tokens, tally).run)
+        for (code, tokens), tally in zip(tables, tallies, strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    time.sleep(max(0.0, plan.measure_from - time.time()))
+    cpu = time.process_time()
+    time.sleep(max(0.0, plan.stop_at - time.time()))
+    cpu = time.process_time() - cpu
+    for thread in threads:
+        thread.join(TIMEOUT * 3)
+    total = Tally(cpu=cpu)
+    for tally in tallies:
+        total.add(tally)
+    out.put(total)
+
+
+def cpu_seconds(processes: list[psutil.Process]) -> float:
+    total = 0.0
+    for process in processes:
+        try:
+            times = process.cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system
+    return total
+
+
+def postgres_processes() -> list[psutil.Process]:
+    """Every PostgreSQL process on the machine (other databases' too, if any are busy)."""
+    found = []
+    for process in psutil.process_iter(["name"]):
+        if process.info["name"] == "postgres":
+            found.append(process)
+    return found
+
+
+def percentiles(seconds: list[float]) -> str:
+    if len(seconds) < 2:
+        return "too few answers"
+    cuts = statistics.quantiles(seconds, n=100, method="inclusive")
+    p50, p95, p99 = (cuts[p - 1] * 1000 for p in (50, 95, 99))
+    return f"p50 {p50:.1f}  p95 {p95:.1f}  p99 {p99:.1f}  max {max(seconds) * 1000:.1f}"
+
+
+def measure(port: int, pid: int, args: argparse.Namespace) -> None:
+    setup = Connection(port)
+    tables = [set_up_table(setup, index) for index in range(args.clients)]
+    start = time.time() + 1.0  # time for the client processes to start
+    plan = Plan(
+        port=port,
+        measure_from=start + args.warmup,
+        stop_at=start + args.warmup + args.duration,
+        get_every_move=args.get_before_each_move,
+        max_requests=args.max_requests,
+    )
+    context = multiprocessing.get_context("spawn")
+    out = context.Queue()
+    shares = [tables[i :: args.processes] for i in range(args.processes)]
+    clients = [
+        context.Process(target=client_process, args=(plan, share, out), daemon=True)
+        for share in shares
+    ]
+    for client in clients:
+        client.start()
+    try:
+        time.sleep(max(0.0, plan.measure_from - time.time()))
+        servers, databases = server_processes(pid), postgres_processes()
+        before = (cpu_seconds(servers), cpu_seconds(databases), psutil.cpu_times())
+        time.sleep(max(0.0, plan.stop_at - time.time()))
+        after = (cpu_seconds(servers), cpu_seconds(databases), psutil.cpu_times())
+        total = Tally()
+        for _ in clients:
+            total.add(out.get(timeout=TIMEOUT * 4))
+    finally:
+        for client in clients:
+            client.join(TIMEOUT)
+            if client.is_alive():
+                client.terminate()
+                client.join(TIMEOUT)
+    report(args, total, plan, before, after)
+
+
+def python_speed() -> float:
+    """Microseconds for a fixed bit of Python: the host's speed drifts (shared cores), so
+    runs compare only at similar values."""
+    return min(timeit.repeat("sum(range(1000))", number=2000, repeat=5)) / 2000 * 1e6
+
+
+def report(args: argparse.Namespace, total: Tally, plan: Plan, before: Any, after: Any) -> None:
+    window = plan.stop_at - plan.measure_from
+    cores = psutil.cpu_count() or 1
+
+    def share(seconds: float) -> str:
+        return f"{seconds / window * 100:.0f}%"
+
+    idle = after[2].idle - before[2].idle
+    busy = sum(after[2]) - sum(before[2]) - idle
+    accepted = len(total.moves)
+    print(f"gunicorn          {' '.join(args.gunicorn)}")
+    print(f"Python speed      sum(range(1000)) in {python_speed():.1f} µs")
+    print(
+        f"load              {args.clients} clients, one table each, in {args.processes} "
+        f"processes; warm-up {args.warmup:g} s, measured {window:g} s"
+        + ("; GET before every move" if plan.get_every_move else "")
+    )
+    print(f"accepted moves/s  {accepted / window:.1f}  ({accepted} moves)")
+    print(f"move POST ms      {percentiles(total.moves)}")
+    print(f"GET state ms      {percentiles(total.gets)}  ({len(total.gets) / window:.1f}/s)")
+    other = {f"{kind} {status}": n for (kind, status), n in total.answers.items() if status != 200}
+    again = total.answers["again", 200]
+    print(f"play-again 200    {again}")
+    print(f"non-200 answers   {other or 'none'}")
+    if total.failures:
+        print(f"client failures   {dict(total.failures)}")
+    server, database = after[0] - before[0], after[1] - before[1]
+    print(
+        f"CPU ({cores * 100}% = {cores} cores busy)  clients {share(total.cpu)}, "
+        f"gunicorn {share(server)}, PostgreSQL {share(database)}, "
+        f"anything else {share(max(0.0, busy - total.cpu - server - database))}"
+    )
+    requests = sum(total.answers.values())
+    if requests:
+        print(f"gunicorn CPU      {server / requests * 1000:.1f} ms per request")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.api_bench", description=__doc__)
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--processes", type=int, default=2, help="client processes")
+    parser.add_argument("--duration", type=float, default=20.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument("--max-requests", type=int, default=1_000_000, help="per client")
+    parser.add_argument("--get-before-each-move", action="store_true")
+    parser.add_argument(
+        "--gunicorn",
+        nargs=argparse.REMAINDER,
+        default=WORKERS,
+        help="gunicorn worker options, last on the line (default: %(default)s)",
+    )
+    args = parser.parse_args(argv)
+    args.gunicorn = args.gunicorn or parser.get_default("gunicorn")
+
+    database_url = os.environ.get("DATABASE_URL")
+    if database_url:
+        ensure_database(database_url)
+    else:
+        from bansugoroku.embedded_db import database_url as embedded
+
+        database_url = embedded()
+    env = server_env(database_url)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
+        cwd=ROOT, env=env, check=True,
+    )  # fmt: skip
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so gunicorn is stopped too
+    with gunicorn(args.gunicorn, env) as (port, pid):
+        measure(port, pid, args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,334 @@
+"""Requests racing for one table version through real database connections: one wins.
+
+Every racer is a thread with its own test client, so its own database connection;
+`transaction=True` makes what one connection commits visible to the others. Some races
+hold the table row until every racer is waiting for its lock, which proves the requests
+were inside their transactions at the same time rather than one after the other.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+
+from bansugoroku.models import Game, GameState, Table, TableState, Turn
+from tests.api.conftest import Answer, Api, open_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TIMEOUT = 30.0
+"""Seconds a racer may take; far above what a request needs, it only stops a hang."""
+
+
+class Race:
+    """Calls run in threads of their own and released together by a barrier."""
+
+    def __init__(self, *calls: Callable[[], Answer]) -> None:
+        self.barrier = threading.Barrier(len(calls))
+        self.outcomes: list[Answer | BaseException | None] = [None] * len(calls)
+        self.threads = [
+            threading.Thread(target=self._run, args=(index, call), daemon=True)
+            for index, call in enumerate(calls)
+        ]
+
+    def _run(self, index: int, call: Callable[[], Answer]) -> None:
+        try:
+            self.barrier.wait(TIMEOUT)
+            self.outcomes[index] = call()
+        except BaseException as exc:  # a 500 raises in the test client: shown by answers()
+            self.outcomes[index] = exc
+        finally:
+            connection.close()  # this thread's own connection
+
+    def start(self) -> Race:
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def answers(self) -> list[Answer]:
+        for thread in self.threads:
+            if thread.ident is not None:
+                thread.join(TIMEOUT)
+        assert not any(thread.is_alive() for thread in self.threads), "a racer hangs"
+        answers = []
+        for outcome in self.outcomes:
+            if isinstance(outcome, BaseException):
+                raise outcome
+            assert outcome is not None
+            answers.append(outcome)
+        return answers
+
+
+def race(*calls: Callable[[], Answer]) -> list[Answer]:
+    return Race(*calls).start().answers()
+
+
+def lock_waiters() -> int:
+    """Connections to the test database waiting for a lock, as PostgreSQL sees them now."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")  # else frozen for the transaction
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0]
+
+
+def race_behind_lock(code: str, *calls: Callable[[], Answer]) -> list[Answer]:
+    """A race in which every racer is queued on the table row before any may go on."""
+    racing = Race(*calls)
+    with transaction.atomic():
+        Table.objects.select_for_update().get(code=code)
+        racing.start()
+        deadline = time.monotonic() + TIMEOUT
+        while lock_waiters() < len(calls):
+            assert time.monotonic() < deadline, "the racers never queued on the table row"
+            time.sleep(0.002)
+    return racing.answers()
+
+
+def device(player: Api) -> Api:
+    """Another device of the same player: its own client, the same token."""
+    return Api(player.token)
+
+
+def post(player: Api, code: str, action: str, body: dict[str, Any]) -> Callable[[], Answer]:
+    return lambda: device(player).post(f"tables/{code}/{action}", body)
+
+
+def outcome(answer: Answer) -> tuple[int, str | None]:
+    code = answer.body.get("code") if isinstance(answer.body, dict) else None
+    return answer.status, code if answer.status != 200 else None
+
+
+@dataclass(frozen=True)
+class Before:
+    """What the database held before a race."""
+
+    game_id: int
+    turn_number: int
+    pending: list[list[int]]
+
+
+def before(code: str) -> Before:
+    game = Table.objects.select_related("current_game").get(code=code).current_game
+    assert game is not None
+    return Before(game_id=game.pk, turn_number=game.turn_number, pending=game.pending)
+
+
+def assert_history_intact(code: str) -> None:
+    """Every game's turns are numbered 1..N with no gap or duplicate, N where it should be:
+    the turn being played (or resigned in) has no row yet; a winning or last pass has."""
+    for game in Game.objects.filter(table__code=code):
+        numbers = list(
+            Turn.objects.filter(game=game).order_by("number").values_list("number", flat=True)
+        )
+        ended_by_a_turn = game.state in (GameState.WON, GameState.ABANDONED)
+        last = game.turn_number if ended_by_a_turn else game.turn_number - 1
+        assert numbers == list(range(1, last + 1)), (game, numbers, game.turn_number)
+
+
+def assert_applied_once(was: Before, move: list[int]) -> None:
+    """The move follows this turn's earlier ones, once: in `pending`, or in the turn's row."""
+    game = Game.objects.get(pk=was.game_id)
+    recorded = (
+        Turn.objects.filter(game=game, number=was.turn_number)
+        .values_list("moves", flat=True)
+        .first()
+    )
+    if recorded is None:
+        assert game.turn_number == was.turn_number
+        assert game.pending == [*was.pending, move]
+    else:
+        assert recorded == [*was.pending, move]
+        assert game.pending == []
+
+
+def legal_moves(player: Api, code: str) -> tuple[int, list[list[int]]]:
+    state = player.state(code)
+    turn = state["game"]["turn"]
+    assert turn["yours"], "not this player's turn"
+    return state["version"], turn["legal_moves"]
+
+
+def seated(host: Api, guest: Api, code: str) -> tuple[Api, Api]:
+    """The player to move and the other one (the host sits in seat 0)."""
+    game = Table.objects.select_related("current_game").get(code=code).current_game
+    assert game is not None
+    return (host, guest) if game.turn_seat == 0 else (guest, host)
+
+
+def test_two_devices_of_one_player_send_the_same_move_and_it_is_played_once(host, guest):
+    code = open_table(host, guest)
+    me, _ = seated(host, guest, code)
+    version, moves = legal_moves(me, code)
+    was = before(code)
+    body = {"version": version, "moves": [moves[0]]}
+
+    answers = race_behind_lock(code, post(me, code, "moves", body), post(me, code, "moves", body))
+
+    assert sorted(outcome(a) for a in answers) == [(200, None), (409, "stale_state")]
+    stale = next(a for a in answers if a.status == 409)
+    assert stale.body["version"] == version + 1
+    assert Table.objects.get(code=code).version == version + 1
+    assert_applied_once(was, moves[0])
+    assert_history_intact(code)
+
+
+def test_a_move_and_the_opponents_resignation_at_once_only_one_happens(host, guest):
+    code = open_table(host, guest)
+    me, other = seated(host, guest, code)
+    version, moves = legal_moves(me, code)
+    was = before(code)
+
+    answers = race_behind_lock(
+        code,
+        post(me, code, "moves", {"version": version, "moves": [moves[0]]}),
+        post(other, code, "resign", {"version": version}),
+    )
+
+    assert sorted(outcome(a) for a in answers) == [(200, None), (409, "stale_state")]
+    game = Game.objects.get(pk=was.game_id)
+    table = Table.objects.get(code=code)
+    if answers[0].status == 200:
+        assert_applied_once(was, moves[0])
+        assert game.state == GameState.PLAYING and table.score == (0, 0)
+    else:
+        assert game.state == GameState.RESIGNED and sum(table.score) == 1
+        assert game.pending == was.pending and game.turn_number == was.turn_number
+    assert table.version == version + 1
+    assert_history_intact(code)
+
+
+def test_a_move_out_of_turn_never_beats_the_movers_move(host, guest):
+    code = open_table(host, guest)
+    me, other = seated(host, guest, code)
+    version, moves = legal_moves(me, code)
+    was = before(code)
+
+    mine, theirs = race_behind_lock(
+        code,
+        post(me, code, "moves", {"version": version, "moves": [moves[0]]}),
+        post(other, code, "moves", {"version": version, "moves": [[24, 23]]}),
+    )
+
+    assert outcome(mine) == (200, None)
+    assert outcome(theirs) in [(409, "not_your_turn"), (409, "stale_state")]
+    assert Table.objects.get(code=code).version == version + 1
+    assert_applied_once(was, moves[0])
+
+
+def test_both_players_asking_for_the_next_game_start_one_game(host, guest):
+    code = open_table(host, guest)
+    version = host.state(code)["version"]
+    assert host.post(f"tables/{code}/resign", {"version": version}).status == 200
+    games = Game.objects.filter(table__code=code).count()
+
+    answers = race_behind_lock(
+        code,
+        post(host, code, "play-again", {"version": version + 1}),
+        post(guest, code, "play-again", {"version": version + 1}),
+    )
+
+    assert sorted(outcome(a) for a in answers) == [(200, None), (409, "stale_state")]
+    table = Table.objects.get(code=code)
+    assert table.version == version + 2 and table.state == TableState.PLAYING
+    assert Game.objects.filter(table=table).count() == games + 1
+
+
+def test_a_retried_move_gets_409_and_changes_nothing(host, guest):
+    code = open_table(host, guest)
+    me, _ = seated(host, guest, code)
+    version, moves = legal_moves(me, code)
+    was = before(code)
+    body = {"version": version, "moves": [moves[0]]}
+    assert me.post(f"tables/{code}/moves", body).status == 200
+    table = Table.objects.get(code=code)
+    game = Game.objects.get(pk=was.game_id)
+    turns = list(Turn.objects.filter(game=game).values_list("pk", "number", "moves"))
+
+    retry = me.post(f"tables/{code}/moves", body)
+
+    assert outcome(retry) == (409, "stale_state")
+    assert retry.body["version"] == version + 1
+    assert Table.objects.get(code=code).version == table.version == version + 1
+    game.refresh_from_db()
+    assert list(Turn.objects.filter(game=game).values_list("pk", "number", "moves")) == turns
+    assert_applied_once(was, moves[0])
+
+
+RACES = 200
+KINDS = ("same_move", "two_moves", "out_of_turn", "same_move", "two_moves", "out_of_turn")
+"""Race kinds in turn; every eighth race is a move against a resignation instead."""
+
+
+def test_200_races_apply_every_change_exactly_once(host, guest):
+    code = open_table(host, guest)
+    rng = random.Random(2026)
+    start_version = Table.objects.get(code=code).version
+    tally: Counter[tuple[int, str | None]] = Counter()
+    kinds: Counter[str] = Counter()
+    for index in range(RACES):
+        table = Table.objects.get(code=code)
+        run = (lambda *calls: race_behind_lock(code, *calls)) if index % 2 else race
+        if table.state == TableState.BETWEEN_GAMES:
+            kind = "play_again"
+            games = Game.objects.filter(table=table).count()
+            body = {"version": table.version}
+            answers = run(
+                post(host, code, "play-again", body), post(guest, code, "play-again", body)
+            )
+            assert sorted(outcome(a) for a in answers) == [(200, None), (409, "stale_state")]
+            assert Game.objects.filter(table=table).count() == games + 1
+        else:
+            me, other = seated(host, guest, code)
+            version, moves = legal_moves(me, code)
+            was = before(code)
+            move, second = rng.choice(moves), rng.choice(moves)
+            kind = "resign" if index % 8 == 7 else KINDS[index % len(KINDS)]
+            if kind == "resign":
+                calls = [
+                    post(me, code, "moves", {"version": version, "moves": [move]}),
+                    post(other, code, "resign", {"version": version}),
+                ]
+            elif kind == "out_of_turn":
+                calls = [
+                    post(me, code, "moves", {"version": version, "moves": [move]}),
+                    post(other, code, "moves", {"version": version, "moves": [[24, 23]]}),
+                ]
+            else:
+                bodies = [{"version": version, "moves": [m]} for m in (move, second)]
+                if kind == "same_move":
+                    bodies[1] = bodies[0]
+                calls = [post(me, code, "moves", body) for body in bodies]
+            answers = run(*calls)
+            results = [outcome(a) for a in answers]
+            if kind == "out_of_turn":
+                assert results[0] == (200, None)
+                assert results[1] in [(409, "not_your_turn"), (409, "stale_state")]
+            else:
+                assert sorted(results) == [(200, None), (409, "stale_state")], kind
+            if kind == "resign" and answers[1].status == 200:
+                game = Game.objects.get(pk=was.game_id)
+                assert game.state == GameState.RESIGNED and game.pending == was.pending
+            else:
+                won = next(i for i, a in enumerate(answers) if a.status == 200)
+                assert_applied_once(was, (move, second)[won] if kind == "two_moves" else move)
+        kinds[kind] += 1
+        tally.update(outcome(a) for a in answers)
+        assert Table.objects.get(code=code).version == table.version + 1, (index, kind)
+        assert_history_intact(code)
+
+    assert tally[(200, None)] == RACES
+    assert sum(tally.values()) == 2 * RACES
+    assert set(tally) <= {(200, None), (409, "stale_state"), (409, "not_your_turn")}
+    assert Table.objects.get(code=code).version == start_version + RACES
+    assert kinds["play_again"] > 0 and kinds["resign"] > 0, kinds

@@ -1,0 +1,98 @@
+"""How many queries a request costs, counted the way production runs them.
+
+`transaction=True` runs each request in autocommit as in production, so the counts
+carry no test savepoints; a change's BEGIN and COMMIT are round trips and count.
+Authentication is one of the queries of every request.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bansugoroku.models import Game, Turn
+from tests.api.conftest import Api, open_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def to_move(host: Api, guest: Api, code: str) -> tuple[Api, dict]:
+    state = host.state(code)
+    if state["game"]["turn"]["yours"]:
+        return host, state
+    return guest, guest.state(code)
+
+
+def test_a_move_within_a_turn_takes_seven_queries(host, guest, django_assert_num_queries):
+    # player, BEGIN, table FOR UPDATE (with its game), seats with players, UPDATE game,
+    # UPDATE table, COMMIT
+    code = open_table(host, guest)
+    player, state = to_move(host, guest, code)
+    body = {"version": state["version"], "moves": [state["game"]["turn"]["legal_moves"][0]]}
+
+    with django_assert_num_queries(7):
+        answer = player.post(f"tables/{code}/moves", body)
+
+    assert answer.status == 200 and answer.body["game"]["turn"]["yours"]
+
+
+def test_a_move_ending_the_turn_takes_eight_queries_or_nine_after_passes(
+    host, guest, django_assert_max_num_queries
+):
+    # player, BEGIN, table FOR UPDATE, seats, INSERT turn, UPDATE game, UPDATE table,
+    # COMMIT, and one INSERT of all the passes when the next rolls cannot move (rare)
+    code = open_table(host, guest)
+    player, state = to_move(host, guest, code)
+    first = state["game"]["turn"]["legal_moves"][0]
+    after = player.post(f"tables/{code}/moves", {"version": state["version"], "moves": [first]})
+    second = after.body["game"]["turn"]["legal_moves"][0]
+    game = Game.objects.get(table__code=code)
+
+    with django_assert_max_num_queries(9) as captured:
+        answer = player.post(
+            f"tables/{code}/moves", {"version": after.body["version"], "moves": [second]}
+        )
+
+    assert answer.status == 200
+    passes = Turn.objects.filter(game=game).count() - 1
+    assert len(captured) == 8 + min(passes, 1)
+
+
+def test_the_table_state_takes_three_queries(host, guest, django_assert_num_queries):
+    # player, table with its game, seats with players
+    code = open_table(host, guest)
+
+    with django_assert_num_queries(3):
+        answer = guest.get(f"tables/{code}")
+
+    assert answer.status == 200
+
+
+def test_an_unchanged_table_answers_304_in_two_queries(host, guest, django_assert_num_queries):
+    code = open_table(host, guest)
+    etag = guest.get(f"tables/{code}").headers["ETag"]
+
+    with django_assert_num_queries(2):
+        answer = guest.get(f"tables/{code}", **{"If-None-Match": etag})
+
+    assert answer.status == 304
+
+
+def test_my_tables_take_the_same_queries_for_2_or_12_tables(host, guest, django_assert_num_queries):
+    # player, seats with tables and games, the tables' seats with players
+    open_table(host, guest)
+    assert host.post("tables", {}).status == 201  # a table still waiting for a guest
+
+    with django_assert_num_queries(3):
+        two = host.get("tables")
+
+    for index in range(10):
+        if index % 2:
+            open_table(host, guest)
+        else:
+            assert host.post("tables", {"opponent": "cpu", "cpu_level": "easy"}).status == 201
+
+    with django_assert_num_queries(3):
+        twelve = host.get("tables")
+
+    assert two.status == twelve.status == 200
+    assert (len(two.body), len(twelve.body)) == (2, 12)
