@@ -1,7 +1,13 @@
 """Shared pytest fixtures. pytest-django provides `client`, `db`, `settings`, ..."""
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 from django.core.cache import cache
+
+from tests.client import Api, open_table
+from tests.games import Played, played_once
 
 
 @pytest.fixture(autouse=True)
@@ -10,3 +16,46 @@ def fresh_rate_limits():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def api(db: None) -> Api:
+    return Api()
+
+
+@pytest.fixture
+def host(api: Api) -> Api:
+    return api.new_player("Aiko")
+
+
+@pytest.fixture
+def guest(api: Api) -> Api:
+    return api.new_player("Ben")
+
+
+@pytest.fixture
+def table(host: Api, guest: Api) -> str:
+    return open_table(host, guest)
+
+
+@pytest.fixture(scope="module")
+def played(django_db_setup: None, django_db_blocker: Any) -> Iterator[Played]:
+    with played_once(django_db_blocker) as played:
+        yield played
+
+
+@pytest.fixture
+def finished(db: None, played: Played) -> str:
+    return played.code
+
+
+@pytest.fixture(scope="session")
+def openapi(django_db_blocker) -> dict[str, Any]:
+    from django.test import Client
+
+    with django_db_blocker.unblock():
+        answer = Client().get(
+            "/api/schema/", headers={"Accept": "application/vnd.oai.openapi+json"}
+        )
+    assert answer.status_code == 200
+    return answer.json()

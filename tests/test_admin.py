@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from bansugoroku.models import Game, Player, Table, Turn
-from tests.api.conftest import Api, mover, open_table
+from tests.client import Api, mover, open_table
 
 
 @pytest.fixture

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from io import StringIO
-from typing import Any
 
-import pytest
 from django.core.management import CommandError, call_command
 
 from bansugoroku import services
@@ -14,34 +11,7 @@ from bansugoroku.models import Game, Table, Turn
 from bansugoroku.replay import replay_game, score_problems
 from engine.notation import position_id
 from engine.position import Position
-from tests.api.conftest import Api, open_table
-from tests.api.test_history import Played, played_once
-
-
-@pytest.fixture
-def host(db: None) -> Api:
-    return Api().new_player("Aiko")
-
-
-@pytest.fixture
-def guest(db: None) -> Api:
-    return Api().new_player("Ben")
-
-
-@pytest.fixture
-def table(host: Api, guest: Api) -> str:
-    return open_table(host, guest)
-
-
-@pytest.fixture(scope="module")
-def played(django_db_setup: None, django_db_blocker: Any) -> Iterator[Played]:
-    with played_once(django_db_blocker) as played:
-        yield played
-
-
-@pytest.fixture
-def finished(db: None, played: Played) -> str:
-    return played.code
+from tests.client import open_table
 
 
 def game_of(code: str, number: int = 1) -> Game:

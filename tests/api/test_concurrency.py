@@ -20,7 +20,7 @@ import pytest
 from django.db import connection, transaction
 
 from bansugoroku.models import Game, GameState, Table, TableState, Turn
-from tests.api.conftest import Answer, Api, open_table
+from tests.client import Answer, Api, open_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

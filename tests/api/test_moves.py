@@ -7,7 +7,7 @@ import pytest
 from bansugoroku.models import Game, Table, Turn
 from engine.notation import parse_position_id
 from engine.turn import Turn as EngineTurn
-from tests.api.conftest import mover
+from tests.client import mover
 
 
 def post_moves(player, code, state, moves):
@@ -55,7 +55,7 @@ def test_a_whole_play_in_one_request_ends_the_turn(host, guest, table):
 
 def test_undo_returns_to_the_start_of_the_turn_with_the_same_dice(host, guest):
     # Find a turn where the first move leaves the turn open (always, unless a die is lost).
-    from tests.api.conftest import open_table
+    from tests.client import open_table
 
     for _ in range(20):
         code = open_table(host, guest)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bansugoroku.models import Game, Turn
-from tests.api.conftest import Api, open_table
+from tests.client import Api, open_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -3,26 +3,11 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
-import jsonschema
-import pytest
 from django.core.management import call_command
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from tests.api.conftest import mover
-
-
-@pytest.fixture(scope="module")
-def openapi(django_db_blocker) -> dict[str, Any]:
-    from django.test import Client
-
-    with django_db_blocker.unblock():
-        answer = Client().get(
-            "/api/schema/", headers={"Accept": "application/vnd.oai.openapi+json"}
-        )
-    assert answer.status_code == 200
-    return answer.json()
+from tests.client import check, mover
 
 
 def test_the_schema_validates_without_warnings(capsys):
@@ -53,28 +38,6 @@ def test_every_endpoint_is_in_the_schema_with_an_operation_id(openapi):
         for method, operation in operations.items():
             assert operation.get("operationId"), f"{method} {path}"
             assert "200" in operation["responses"] or "201" in operation["responses"]
-
-
-def as_json_schema(node: Any) -> Any:
-    """OpenAPI 3.0 to JSON Schema: `nullable`, and objects closed to undeclared fields."""
-    if isinstance(node, list):
-        return [as_json_schema(n) for n in node]
-    if not isinstance(node, dict):
-        return node
-    out = {k: as_json_schema(v) for k, v in node.items() if k != "nullable"}
-    if out.get("type") == "object" and "properties" in out:
-        out.setdefault("additionalProperties", False)
-    if node.get("nullable"):
-        return {"anyOf": [out, {"type": "null"}]}
-    return out
-
-
-def check(openapi: dict[str, Any], path: str, method: str, status: int, body: Any) -> None:
-    operation = openapi["paths"][path][method]
-    content = operation["responses"][str(status)]["content"]
-    schema = next(iter(content.values()))["schema"]
-    root = {"components": as_json_schema(openapi["components"]), **as_json_schema(schema)}
-    jsonschema.validate(body, root)
 
 
 def test_real_answers_match_the_schema(openapi, api, host, guest):

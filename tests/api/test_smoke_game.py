@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine.rules import Finish, Muji, Start
-from tests.api.conftest import Api, mover, open_table
+from tests.client import Api, mover, open_table
 
 RULES = [
     {"finish": f.value, "muji": m.value, "start": s.value}

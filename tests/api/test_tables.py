@@ -8,7 +8,7 @@ import pytest
 
 from bansugoroku.models import Game, Table, Turn
 from bansugoroku.services import CODE_ALPHABET
-from tests.api.conftest import mover, open_table
+from tests.client import mover, open_table
 
 
 def test_a_new_table_waits_for_a_friend_with_a_readable_code(host):

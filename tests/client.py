@@ -1,4 +1,5 @@
-"""An API client that talks like a mobile app: JSON bodies, bearer tokens, real database."""
+"""An API client that talks like a mobile app: JSON bodies, bearer tokens, real database;
+and helpers that open a table and find whose turn it is."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-import pytest
+import jsonschema
 from django.test import Client
 
 
@@ -65,21 +66,6 @@ class Api:
         return answer.body
 
 
-@pytest.fixture
-def api(db: None) -> Api:
-    return Api()
-
-
-@pytest.fixture
-def host(api: Api) -> Api:
-    return api.new_player("Aiko")
-
-
-@pytest.fixture
-def guest(api: Api) -> Api:
-    return api.new_player("Ben")
-
-
 def open_table(host: Api, guest: Api, rules: dict[str, str] | None = None) -> str:
     """A table with both seats taken and the first game started; returns its code."""
     created = host.post("tables", {"rules": rules or {}})
@@ -91,11 +77,6 @@ def open_table(host: Api, guest: Api, rules: dict[str, str] | None = None) -> st
     return code
 
 
-@pytest.fixture
-def table(host: Api, guest: Api) -> str:
-    return open_table(host, guest)
-
-
 def mover(code: str, *players: Api) -> tuple[Api, dict[str, Any]]:
     """The player whose turn it is, and the table as they see it."""
     for player in players:
@@ -103,3 +84,25 @@ def mover(code: str, *players: Api) -> tuple[Api, dict[str, Any]]:
         if state["game"]["turn"] and state["game"]["turn"]["yours"]:
             return player, state
     raise AssertionError("nobody's turn")
+
+
+def as_json_schema(node: Any) -> Any:
+    """OpenAPI 3.0 to JSON Schema: `nullable`, and objects closed to undeclared fields."""
+    if isinstance(node, list):
+        return [as_json_schema(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: as_json_schema(v) for k, v in node.items() if k != "nullable"}
+    if out.get("type") == "object" and "properties" in out:
+        out.setdefault("additionalProperties", False)
+    if node.get("nullable"):
+        return {"anyOf": [out, {"type": "null"}]}
+    return out
+
+
+def check(openapi: dict[str, Any], path: str, method: str, status: int, body: Any) -> None:
+    operation = openapi["paths"][path][method]
+    content = operation["responses"][str(status)]["content"]
+    schema = next(iter(content.values()))["schema"]
+    root = {"components": as_json_schema(openapi["components"]), **as_json_schema(schema)}
+    jsonschema.validate(body, root)

@@ -1,0 +1,77 @@
+"""Finished games for tests that read history: played quickly through the services."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from bansugoroku import services
+from bansugoroku.models import Game, Player, Table, Turn
+from bansugoroku.services import token_hash, view
+from engine.plays import apply_moves, hits, legal_plays
+from tests.client import Api
+
+
+def play_out(code: str, rng: random.Random) -> Game:
+    """Play the table's current game to its end through the services, quickly: each turn
+    a play that brings the stones furthest home, but one that hits while none has yet,
+    so the game has a hit."""
+    hit = False
+    for _ in range(2000):
+        table = Table.objects.select_related("current_game").get(code=code)
+        game = table.current_game
+        assert game is not None
+        if game.is_over:
+            return game
+        seat = table.seats.get(number=game.turn_seat)
+        position = view(game.board(), game.turn_seat)
+        plays = legal_plays(position, (game.dice[0], game.dice[1]), table.rules)
+        hitting = [p for p in plays if any(hits(position, p.moves))]
+        if hitting and not hit:
+            play = rng.choice(hitting)
+        else:
+            rng.shuffle(plays)
+            play = min(plays, key=lambda p: apply_moves(position, p.moves).pip_count()[0])
+        hit = hit or play in hitting
+        services.game_move(
+            player=seat.player, code=code, version=table.version, moves=list(play.moves)
+        )
+    raise AssertionError("the game did not end")
+
+
+def finished_table(host: Api, guest: Api, rules: dict[str, str] | None = None) -> str:
+    """A table whose first game is over, with a hit in it; seats give their own entropy."""
+    code = host.post("tables", {"rules": rules or {}, "entropy": "aiko's dice"}).body["code"]
+    assert guest.post(f"tables/{code}/join", {"entropy": "ben ü"}).status == 200
+    assert host.post(f"tables/{code}/start", {"version": host.state(code)["version"]}).status == 200
+    play_out(code, random.Random(code))
+    assert Turn.objects.filter(game__table__code=code, hit=True).exists()
+    return code
+
+
+@dataclass(frozen=True)
+class Played:
+    code: str
+    host: Api
+    guest: Api
+
+
+@contextmanager
+def played_once(django_db_blocker: Any) -> Iterator[Played]:
+    """A finished game committed once for a whole test module, and deleted after it.
+
+    Playing a game takes a second; each test's own changes to it roll back with the
+    test's transaction, so the tests still cannot see each other's."""
+    with django_db_blocker.unblock():
+        host, guest = Api().new_player("Aiko"), Api().new_player("Ben")
+        played = Played(finished_table(host, guest), host, guest)
+    try:
+        yield played
+    finally:
+        with django_db_blocker.unblock():
+            Table.objects.filter(code=played.code).delete()
+            tokens = [token_hash(str(player.token)) for player in (host, guest)]
+            Player.objects.filter(token_hash__in=tokens).delete()
