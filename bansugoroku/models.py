@@ -14,7 +14,6 @@ from engine.notation import parse_position_id
 from engine.position import Position
 from engine.rules import Finish, Muji, Rules, Start
 
-SEATS = (0, 1)
 SEAT_COLORS = ("black", "white")
 
 

@@ -11,9 +11,9 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Case, F, IntegerField, Prefetch, QuerySet, Value, When
 
-from bansugoroku.errors import NotAPlayer, TableNotFound
+from bansugoroku.errors import NotAPlayer
 from bansugoroku.models import Game, Player, Seat, Table, TableState
-from bansugoroku.services import SEATS, clean_code, view
+from bansugoroku.services import SEATS, load_table, view
 from engine.names import point_name, roll_name, spoken_roll
 from engine.notation import format_play, position_id
 from engine.position import Position
@@ -22,14 +22,7 @@ from engine.turn import Turn as EngineTurn
 
 def table_for_player(*, code: str, player: Player) -> Table:
     """The caller's table with its seats and game, or TableNotFound / NotAPlayer."""
-    table = (
-        Table.objects.select_related("current_game")
-        .prefetch_related(SEATS)
-        .filter(code=clean_code(code))
-        .first()
-    )
-    if table is None:
-        raise TableNotFound(f"no table with code {code}")
+    table = load_table(code)
     if any(seat.player_id == player.pk for seat in table.seats.all()):
         return table
     raise NotAPlayer("you do not sit at this table; join it with its code first")

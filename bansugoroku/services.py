@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Sequence
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from bansugoroku.errors import (
@@ -41,7 +41,7 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """No 0/O or 1/I/L: a code read aloud or from a screen cannot be mistaken."""
 CODE_LENGTH = 6
 SEATS = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number"))
-"""How every reader and writer loads a table's seats: one query, players included."""
+"""How readers of many tables load their seats: one query, players included."""
 
 
 def clean_code(code: str) -> str:
@@ -103,7 +103,6 @@ def table_join(*, player: Player, code: str, entropy: str = "") -> Table:
     """Take the free seat. Joining a table you already sit at changes nothing."""
     with transaction.atomic():
         table = _lock(code)
-        prefetch_related_objects([table], SEATS)
         seats = list(table.seats.all())
         if any(seat.player_id == player.pk for seat in seats):
             return table
@@ -201,17 +200,34 @@ def turn_undo(*, player: Player, code: str, version: int) -> Table:
 # Helpers: each expects to run inside the transaction that holds the table row.
 
 
+def load_table(code: str, *, lock: bool = False) -> Table:
+    """The table with its game and both seats with their players, in one query.
+
+    The query goes through the seats, so the table, its current game and the players
+    come in the same rows; with `lock` it takes the table row FOR UPDATE. The seats are
+    handed to the table's prefetch cache, so `table.seats.all()` costs nothing after.
+    """
+    seats = Seat.objects.select_related("table__current_game", "player").order_by("number")
+    if lock:
+        seats = seats.select_for_update(of=("table",))
+    found = list(seats.filter(table__code=clean_code(code)))
+    if not found:
+        raise TableNotFound(f"no table with code {code}")
+    table = found[0].table
+    for seat in found:
+        seat.table = table
+    # What prefetch_related_objects itself does with the rows it fetched; Django has no
+    # public way to hand it rows already in hand.
+    cached = table.seats.all()
+    cached._result_cache, cached._prefetch_done = found, True
+    table._prefetched_objects_cache = {"seats": cached}
+    return table
+
+
 def _lock(code: str, version: int | None = None) -> Table:
     if not connection.in_atomic_block:
         raise RuntimeError("a table is locked only inside a transaction")
-    try:
-        table = (
-            Table.objects.select_for_update(of=("self",))
-            .select_related("current_game")
-            .get(code=clean_code(code))
-        )
-    except Table.DoesNotExist:
-        raise TableNotFound(f"no table with code {code}") from None
+    table = load_table(code, lock=True)
     if version is not None and version != table.version:
         raise StaleState(
             f"you saw version {version}, the table is at {table.version}: fetch it again",
@@ -221,8 +237,7 @@ def _lock(code: str, version: int | None = None) -> Table:
 
 
 def _seats(table: Table, player: Player) -> list[Seat]:
-    """The table's seats with their players, cached on the table for the response."""
-    prefetch_related_objects([table], SEATS)
+    """Both seats, in order; raises NotAPlayer unless `player` sits at one."""
     seats = list(table.seats.all())
     _seat_of(seats, player)
     return seats
@@ -326,7 +341,7 @@ def _begin_turn(table: Table, game: Game, seats: list[Seat], seat: int) -> None:
             return
         seat = 1 - seat
     Turn.objects.bulk_create(passes)
-    game.save()
+    game.save(update_fields=["turn_number", "turn_seat", "dice", "pending", "position"])
 
 
 def _stuck(mover_view: Position, rules: Rules) -> bool:
@@ -366,7 +381,19 @@ def _end_game(
 ) -> None:
     game.state, game.winner, game.points = state, winner, points
     game.ended_at = timezone.now()
-    game.save()
+    game.save(
+        update_fields=[
+            "state",
+            "winner",
+            "points",
+            "ended_at",
+            "pending",
+            "position",
+            "turn_number",
+            "turn_seat",
+            "dice",
+        ]
+    )
     if winner == 0:
         table.score_black += points
     elif winner == 1:

@@ -23,9 +23,10 @@ class BearerTokenAuthentication(BaseAuthentication):
         if len(parts) != 2:
             raise AuthenticationFailed("write the header as: Authorization: Bearer <token>")
         token = parts[1].decode(errors="replace")
-        player = Player.objects.filter(token_hash=token_hash(token)).first()
-        if player is None:
-            raise AuthenticationFailed("unknown player token")
+        try:
+            player = Player.objects.get(token_hash=token_hash(token))
+        except Player.DoesNotExist:
+            raise AuthenticationFailed("unknown player token") from None
         return player, token
 
     def authenticate_header(self, request: Request) -> str:

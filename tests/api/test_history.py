@@ -22,7 +22,7 @@ def test_the_games_list_shows_every_game_and_its_result(
     host, guest = played.host, played.guest
     version = host.state(finished)["version"]
     assert host.post(f"tables/{finished}/play-again", {"version": version}).status == 200
-    with django_assert_num_queries(4):  # the player, the table, its seats, the games
+    with django_assert_num_queries(3):  # the player, the table with its seats, the games
         answer = guest.get(f"tables/{finished}/games")
     assert answer.status == 200
     first, second = answer.body
@@ -34,7 +34,7 @@ def test_the_games_list_shows_every_game_and_its_result(
     assert second["number"] == 2 and second["state"] == "playing"
     assert second["winner_seat"] is None and second["ended_at"] is None
     assert second["starter"] == 1 - first["starter"]
-    with django_assert_num_queries(5):  # ... and one game with its turns
+    with django_assert_num_queries(4):  # ... and one game with its turns
         assert guest.get(f"tables/{finished}/games/1").status == 200
     assert answer.headers["Cache-Control"] == "private, no-cache"
 

@@ -22,24 +22,25 @@ def to_move(host: Api, guest: Api, code: str) -> tuple[Api, dict]:
     return guest, guest.state(code)
 
 
-def test_a_move_within_a_turn_takes_seven_queries(host, guest, django_assert_num_queries):
-    # player, BEGIN, table FOR UPDATE (with its game), seats with players, UPDATE game,
+def test_a_move_within_a_turn_takes_six_queries(host, guest, django_assert_num_queries):
+    # player, BEGIN, seats with players, table and game (table FOR UPDATE), UPDATE game,
     # UPDATE table, COMMIT
     code = open_table(host, guest)
     player, state = to_move(host, guest, code)
     body = {"version": state["version"], "moves": [state["game"]["turn"]["legal_moves"][0]]}
 
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(6):
         answer = player.post(f"tables/{code}/moves", body)
 
     assert answer.status == 200 and answer.body["game"]["turn"]["yours"]
 
 
-def test_a_move_ending_the_turn_takes_eight_queries_or_nine_after_passes(
+def test_a_move_ending_the_turn_takes_seven_queries_or_eight_after_passes(
     host, guest, django_assert_max_num_queries
 ):
-    # player, BEGIN, table FOR UPDATE, seats, INSERT turn, UPDATE game, UPDATE table,
-    # COMMIT, and one INSERT of all the passes when the next rolls cannot move (rare)
+    # player, BEGIN, seats with table and game (FOR UPDATE), INSERT turn, UPDATE game,
+    # UPDATE table, COMMIT, and one INSERT of all the passes when the next rolls cannot
+    # move (rare)
     code = open_table(host, guest)
     player, state = to_move(host, guest, code)
     first = state["game"]["turn"]["legal_moves"][0]
@@ -47,21 +48,21 @@ def test_a_move_ending_the_turn_takes_eight_queries_or_nine_after_passes(
     second = after.body["game"]["turn"]["legal_moves"][0]
     game = Game.objects.get(table__code=code)
 
-    with django_assert_max_num_queries(9) as captured:
+    with django_assert_max_num_queries(8) as captured:
         answer = player.post(
             f"tables/{code}/moves", {"version": after.body["version"], "moves": [second]}
         )
 
     assert answer.status == 200
     passes = Turn.objects.filter(game=game).count() - 1
-    assert len(captured) == 8 + min(passes, 1)
+    assert len(captured) == 7 + min(passes, 1)
 
 
-def test_the_table_state_takes_three_queries(host, guest, django_assert_num_queries):
-    # player, table with its game, seats with players
+def test_the_table_state_takes_two_queries(host, guest, django_assert_num_queries):
+    # player, and the seats with their players, the table and its game
     code = open_table(host, guest)
 
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(2):
         answer = guest.get(f"tables/{code}")
 
     assert answer.status == 200
