@@ -15,6 +15,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 
+from bansugoroku import queries
 from bansugoroku.errors import (
     GameOver,
     IllegalMove,
@@ -176,7 +177,7 @@ def game_move(*, player: Player, code: str, version: int, moves: Sequence[Move])
             _end_turn(table, game, seats, turn)
         else:
             game.pending = [list(m) for m in turn.played]
-            game.save(update_fields=["pending"])
+            queries.save_fields(game, ["pending"])
         _bump(table)
         return table
 
@@ -192,7 +193,7 @@ def turn_undo(*, player: Player, code: str, version: int) -> Table:
         if not game.pending:
             raise NothingToUndo("no move of this turn to take back")
         game.pending = []
-        game.save(update_fields=["pending"])
+        queries.save_fields(game, ["pending"])
         _bump(table)
         return table
 
@@ -203,23 +204,22 @@ def turn_undo(*, player: Player, code: str, version: int) -> Table:
 def load_table(code: str, *, lock: bool = False) -> Table:
     """The table with its game and both seats with their players, in one query.
 
-    The query goes through the seats, so the table, its current game and the players
-    come in the same rows; with `lock` it takes the table row FOR UPDATE. The seats are
-    handed to the table's prefetch cache, so `table.seats.all()` costs nothing after.
+    With `lock` it takes the table row FOR UPDATE. The seats are handed to the table's
+    prefetch cache, so `table.seats.all()` costs nothing after.
     """
-    seats = Seat.objects.select_related("table__current_game", "player").order_by("number")
-    if lock:
-        seats = seats.select_for_update(of=("table",))
-    found = list(seats.filter(table__code=clean_code(code)))
-    if not found:
+    rows = queries.table_rows(clean_code(code), lock=lock)
+    if not rows:
         raise TableNotFound(f"no table with code {code}")
-    table = found[0].table
-    for seat in found:
-        seat.table = table
+    table, game = rows[0][2], rows[0][3]
+    table.current_game = game
+    seats = []
+    for seat, player, _, _ in rows:
+        seat.player, seat.table = player, table
+        seats.append(seat)
     # What prefetch_related_objects itself does with the rows it fetched; Django has no
     # public way to hand it rows already in hand.
     cached = table.seats.all()
-    cached._result_cache, cached._prefetch_done = found, True
+    cached._result_cache, cached._prefetch_done = seats, True
     table._prefetched_objects_cache = {"seats": cached}
     return table
 
@@ -261,15 +261,16 @@ def _current_game(table: Table) -> Game:
 
 def _bump(table: Table) -> None:
     table.version += 1
-    table.save(
-        update_fields=[
+    queries.save_fields(
+        table,
+        [
             "version",
             "state",
             "score_black",
             "score_white",
             "current_game",
             "updated_at",
-        ]
+        ],
     )
 
 
@@ -341,7 +342,7 @@ def _begin_turn(table: Table, game: Game, seats: list[Seat], seat: int) -> None:
             return
         seat = 1 - seat
     Turn.objects.bulk_create(passes)
-    game.save(update_fields=["turn_number", "turn_seat", "dice", "pending", "position"])
+    queries.save_fields(game, ["turn_number", "turn_seat", "dice", "pending", "position"])
 
 
 def _stuck(mover_view: Position, rules: Rules) -> bool:

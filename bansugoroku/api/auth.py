@@ -10,6 +10,7 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
 from bansugoroku.models import Player
+from bansugoroku.queries import player_by_token_hash
 from bansugoroku.services import token_hash
 
 
@@ -23,10 +24,9 @@ class BearerTokenAuthentication(BaseAuthentication):
         if len(parts) != 2:
             raise AuthenticationFailed("write the header as: Authorization: Bearer <token>")
         token = parts[1].decode(errors="replace")
-        try:
-            player = Player.objects.get(token_hash=token_hash(token))
-        except Player.DoesNotExist:
-            raise AuthenticationFailed("unknown player token") from None
+        player = player_by_token_hash(token_hash(token))
+        if player is None:
+            raise AuthenticationFailed("unknown player token")
         return player, token
 
     def authenticate_header(self, request: Request) -> str:
