@@ -219,6 +219,8 @@ class Plan:
     """Wall-clock time the window opens (after the warm-up)."""
     stop_at: float
     get_every_move: bool
+    local_rules: bool
+    """Work out the other seat's legal moves with the engine instead of GETting them."""
     max_requests: int
 
 
@@ -257,7 +259,9 @@ class Player:
                 state = self.call("again", seat, "play-again", {"version": state["version"]})
                 continue
             turn = state["game"]["turn"]
-            if not turn["yours"] or self.plan.get_every_move:
+            if not turn["yours"] and self.plan.local_rules:
+                turn = other_seats_turn(state)
+            elif not turn["yours"] or self.plan.get_every_move:
                 state = self.call("get", turn["seat"])
                 if not self.plan.get_every_move or state is None:
                     continue
@@ -271,6 +275,20 @@ class Player:
             self.play()
         except Exception as exc:  # counted and shown; the other clients go on
             self.tally.failures[f"{type(exc).__name__}: {exc}"] += 1
+
+
+def other_seats_turn(state: dict[str, Any]) -> dict[str, Any]:
+    """The turn as the other seat's device would be told it, worked out with the engine
+    from the answer the last mover got: their position flipped, the dice shown to both."""
+    from engine.position import Position
+    from engine.rules import Rules
+    from engine.turn import Turn
+
+    game = state["game"]
+    seen = Position.from_json({k: game["position"][k] for k in ("points", "bar", "off")})
+    dice = (game["turn"]["dice"][0], game["turn"]["dice"][1])
+    turn = Turn(seen.flipped(), dice, Rules.from_json(state["rules"]))
+    return game["turn"] | {"legal_moves": [list(m) for m in turn.legal_moves()]}
 
 
 def client_process(plan: Plan, tables: list[tuple[str, tuple[str, str]]], out: Any) -> None:
@@ -331,6 +349,7 @@ def measure(port: int, pid: int, args: argparse.Namespace) -> None:
         measure_from=start + args.warmup,
         stop_at=start + args.warmup + args.duration,
         get_every_move=args.get_before_each_move,
+        local_rules=args.local_rules,
         max_requests=args.max_requests,
     )
     context = multiprocessing.get_context("spawn")
@@ -411,6 +430,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
     parser.add_argument("--max-requests", type=int, default=1_000_000, help="per client")
     parser.add_argument("--get-before-each-move", action="store_true")
+    parser.add_argument(
+        "--local-rules",
+        action="store_true",
+        help="clients know the rules: no GET when the turn passes, only moves",
+    )
     parser.add_argument(
         "--gunicorn",
         nargs=argparse.REMAINDER,

@@ -156,16 +156,18 @@ def _generate(
 
 
 def _points_after(b: list[int], ob: int, move: Move, rules: Rules) -> int:
-    """Points won by one more move on `b`, which is restored before returning."""
-    f, t = move
-    b[f] -= 1
-    was = b[t]
-    hit = was == -1
-    b[t] = 1 if hit else was + 1
-    points = win_points(b, ob + hit, rules)
-    b[t] = was
-    b[f] += 1
-    return points
+    """Points won by one more move on `b`, which is left as it was."""
+    after = b.copy()
+    return win_points(after, ob + move_on_board(after, move), rules)
+
+
+def move_on_board(b: list[int], move: Move) -> bool:
+    """Make one move on a board list; True when it hits a lone opponent stone."""
+    src, dst = move
+    b[src] -= 1
+    hit = b[dst] == -1
+    b[dst] = 1 if hit else b[dst] + 1
+    return hit
 
 
 def apply_moves(position: Position, moves: Iterable[Move]) -> Position:
@@ -175,24 +177,11 @@ def apply_moves(position: Position, moves: Iterable[Move]) -> Position:
     2
     """
     b = board_of(position)
-    ob = position.bar[1]
-    for f, t in moves:
-        b[f] -= 1
-        if b[t] == -1:
-            b[t] = 1
-            ob += 1
-        else:
-            b[t] += 1
+    ob = position.bar[1] + sum(move_on_board(b, move) for move in moves)
     return Position(tuple(b[1:25]), (b[BAR], ob), (b[OFF], position.off[1]))
 
 
 def hits(position: Position, moves: Iterable[Move]) -> list[bool]:
     """For each move in order, whether it hits a lone opponent stone."""
     b = board_of(position)
-    result = []
-    for f, t in moves:
-        hit = t != OFF and b[t] == -1
-        b[f] -= 1
-        b[t] = 1 if hit else b[t] + 1
-        result.append(hit)
-    return result
+    return [move_on_board(b, move) for move in moves]

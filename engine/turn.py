@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
+from typing import NamedTuple
 
 from engine.names import point_name
-from engine.plays import Move, apply_moves, board_of, single_moves, win_points
+from engine.plays import Move, apply_moves, board_of, move_on_board, single_moves, win_points
 from engine.position import BAR, OFF, Position
 from engine.rules import Finish, Rules
 
@@ -40,8 +41,7 @@ class IllegalMoveError(ValueError):
         self.message = message
 
 
-@dataclass(frozen=True)
-class Sequence:
+class Sequence(NamedTuple):
     """One allowed play with the die each move uses (duplicates of outcome included)."""
 
     moves: tuple[Move, ...]
@@ -59,9 +59,9 @@ def allowed_sequences(position: Position, dice: tuple[int, int], rules: Rules) -
     orders = [(max(dice), min(dice))] + ([] if dice[0] == dice[1] else [(min(dice), max(dice))])
     for d1, d2 in orders:
         for m1 in single_moves(b, d1, _may_bear_off(b, rules)):
-            moved = apply_moves(position, [m1])
-            after = board_of(moved)
-            if win_points(after, moved.bar[1], rules):
+            after = b.copy()
+            opponent_bar = position.bar[1] + move_on_board(after, m1)
+            if win_points(after, opponent_bar, rules):
                 found.append(Sequence((m1,), (d1,)))
                 continue
             found += [
