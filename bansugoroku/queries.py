@@ -48,15 +48,26 @@ _PLAYER_SQL = (
 )
 
 
-def _instance(model: type[models.Model], values: Sequence[Any]) -> Any:
+@functools.cache
+def _reader(model: type[models.Model]) -> tuple[list[str], list[tuple[int, Any]]]:
+    """A model's attribute names, and the fields whose database values need converting
+    (JSON), by position: worked out once, not for every row."""
     fields = _fields(model)
+    converters = [(i, f) for i, f in enumerate(fields) if hasattr(f, "from_db_value")]
+    return [f.attname for f in fields], converters
+
+
+def _instance(model: type[models.Model], values: Sequence[Any]) -> Any:
     if values[0] is None:  # the LEFT JOIN found no row: a free seat, or no game yet
         return None
-    converted = [
-        f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") else v
-        for f, v in zip(fields, values, strict=True)
-    ]
-    return model.from_db(connection.alias, [f.attname for f in fields], converted)
+    names, converters = _reader(model)
+    values = list(values)
+    for index, field in converters:
+        values[index] = field.from_db_value(values[index], None, connection)
+    return model.from_db(connection.alias, names, values)
+
+
+_WIDTHS = [len(_fields(model)) for model, _ in _MODELS]
 
 
 def table_rows(code: str, *, lock: bool) -> list[tuple[Seat, Player | None, Table, Game | None]]:
@@ -65,11 +76,10 @@ def table_rows(code: str, *, lock: bool) -> list[tuple[Seat, Player | None, Tabl
     with connection.cursor() as cursor:
         cursor.execute(sql, [code])
         rows = cursor.fetchall()
-    widths = [len(_fields(model)) for model, _ in _MODELS]
     result = []
     for row in rows:
         parts, start = [], 0
-        for (model, _), width in zip(_MODELS, widths, strict=True):
+        for (model, _), width in zip(_MODELS, _WIDTHS, strict=True):
             parts.append(_instance(model, row[start : start + width]))
             start += width
         result.append((parts[0], parts[1], parts[2], parts[3]))
