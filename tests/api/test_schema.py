@@ -81,3 +81,5 @@ def test_problem_answers_match_the_schema(openapi, host, table):
 def test_the_interactive_docs_page_loads(api):
     page = api.client.get("/api/docs/")
     assert page.status_code == 200 and b"swagger" in page.content.lower()
+    assert b"/static/drf_spectacular_sidecar/swagger-ui-dist/" in page.content
+    assert b"cdn." not in page.content, "the docs page must work with no CDN in reach"
