@@ -88,14 +88,14 @@ def table_create(*, host: Player, rules: Rules, cpu: str = "", entropy: str = ""
                     start=rules.start,
                     state=TableState.READY if cpu else TableState.WAITING,
                 )
+                Seat.objects.bulk_create(
+                    [
+                        Seat(table=table, number=0, player=host, entropy=entropy),
+                        Seat(table=table, number=1, cpu=cpu),
+                    ]
+                )
         except IntegrityError:
             continue  # the code was taken: 1 in ~900 million per existing table
-        Seat.objects.bulk_create(
-            [
-                Seat(table=table, number=0, player=host, entropy=entropy),
-                Seat(table=table, number=1, cpu=cpu),
-            ]
-        )
         return table
     raise RuntimeError("no free table code after 10 tries")
 

@@ -185,9 +185,13 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", defa
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
-if env_bool("BEHIND_HTTPS_PROXY", default=not DEBUG):
+BEHIND_HTTPS_PROXY = env_bool("BEHIND_HTTPS_PROXY", default=not DEBUG)
+if BEHIND_HTTPS_PROXY:
     # The platform's router terminates TLS and sets X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Rate limits per address trust only the addresses our own proxies add to
+# X-Forwarded-For; otherwise a client could name its own address there.
+REST_FRAMEWORK["NUM_PROXIES"] = env_int("NUM_PROXIES", 1 if BEHIND_HTTPS_PROXY else 0, minimum=0)
 
 # E-mail: console in development; an anymail backend in production, for example
 # EMAIL_BACKEND=anymail.backends.postmark.EmailBackend (its ANYMAIL settings come later).

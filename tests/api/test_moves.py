@@ -207,3 +207,14 @@ def test_guessing_join_codes_is_throttled_per_address(api, monkeypatch):
     guesses = [api.new_player(f"G{i}").post("tables/ABCDEF/join") for i in range(7)]
     assert [g.status for g in guesses][:5] == [404] * 5
     assert guesses[-1].status == 429, "a new token per guess does not help"
+
+
+def test_a_forged_forwarded_for_header_does_not_escape_the_address_limit(api, monkeypatch):
+    from bansugoroku.api.throttles import JoinCodeThrottle
+
+    monkeypatch.setattr(JoinCodeThrottle, "THROTTLE_RATES", {"join": "3/min"})
+    player = api.new_player("Eve")
+    guesses = [
+        player.post("tables/ABCDEF/join", **{"X-Forwarded-For": f"10.0.0.{i}"}) for i in range(4)
+    ]
+    assert [g.status for g in guesses] == [404, 404, 404, 429]
