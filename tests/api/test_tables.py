@@ -150,3 +150,10 @@ def test_every_turn_is_a_history_row(host, guest, table):
     row = Turn.objects.get(game__table__code=table, number=number)
     assert row.seat == turn["seat"] and row.dice == turn["dice"]
     assert row.moves[0] == move and row.notation.startswith(f"{move[0]}/")
+
+
+def test_a_wrong_method_is_405_in_the_problem_shape(host, table):
+    answer = host.get(f"tables/{table}/moves")
+    assert answer.status == 405 and answer.body["code"] == "method_not_allowed"
+    assert answer.headers["Content-Type"] == "application/problem+json"
+    assert host.call("DELETE", f"tables/{table}").status == 405
