@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("legal", help="answer JSON lines on stdin with the legal plays")
     play = commands.add_parser("selfplay", help="play random legal games and count results")
     play.add_argument("--games", type=int, default=100)
-    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--seed", type=int, help="replay the same games (default: fresh dice)")
     play.add_argument("--finish", choices=[f.value for f in Finish], default=Finish.IRI.value)
     play.add_argument("--muji", choices=[m.value for m in Muji], default=Muji.BIGGER.value)
     play.add_argument("--start", choices=[s.value for s in Start], default=Start.ALTERNATE.value)

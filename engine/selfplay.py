@@ -6,7 +6,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from engine.dice import DiceSource, SeededDice, roll, roll_for_start
+from engine.dice import DiceSource, SeededDice, SystemDice, roll, roll_for_start
 from engine.plays import Play, apply_moves, legal_plays
 from engine.position import Position
 from engine.rules import Rules, Start
@@ -80,9 +80,12 @@ class Summary:
         }
 
 
-def selfplay(rules: Rules, games: int, seed: int) -> Summary:
-    """Play `games` seeded random games at one table and count what happened."""
-    dice, choose, summary = SeededDice(seed), random.Random(seed + 1), Summary()
+def selfplay(rules: Rules, games: int, seed: int | None = None) -> Summary:
+    """Play `games` random games at one table and count what happened; a seed replays
+    the same games, no seed rolls with the system's CSPRNG."""
+    dice: DiceSource = SystemDice() if seed is None else SeededDice(seed)
+    choose = random.SystemRandom() if seed is None else random.Random(seed + 1)
+    summary = Summary()
     for number in range(games):
         summary.add(random_game(rules, dice, choose, starter_for(rules, number, dice)))
     return summary

@@ -99,7 +99,7 @@ def test_selfplay_reports_games_turns_passes_and_wins_by_value():
     assert sum(summary["wins_by_seat"].values()) == 12
     again = run("selfplay", "--games", "12", "--seed", "5", "--finish", "bear_off", "--json")
     assert again.stdout == done.stdout, "a seed replays the same games"
-    text = run("selfplay", "--games", "3", "--seed", "1")
+    text = run("selfplay", "--games", "3")
     assert "games: 3" in text.stdout and "wins by value" in text.stdout
 
 
