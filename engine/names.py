@@ -42,14 +42,6 @@ _ROLL_NAMES: dict[tuple[int, int], RollName] = {
 
 _SPOKEN = ("one", "two", "three", "four", "five", "six")
 
-WIN_NAMES = {
-    "iri": ("入勝", "iri-gachi"),
-    "mushi": ("蒸し勝ち", "mushi-gachi"),
-    "muji": ("無地勝", "muji-gachi"),
-    "mujo": ("", "mujō-gachi"),
-}
-"""Names of the kinds of win; mujō-gachi has no attested kanji and shows in Latin letters."""
-
 
 def roll_name(dice: tuple[int, int]) -> RollName:
     """The traditional name of a roll, in either order of the dice.
