@@ -123,7 +123,7 @@ def table_start(*, player: Player, code: str, version: int) -> Table:
     """The host starts the first game once both seats are taken."""
     with transaction.atomic():
         table = _lock(code, version)
-        seats = _seats(table, player)
+        seats, _ = _seated(table, player)
         if table.host_id != player.pk:
             raise NotTheHost("only the host starts the first game")
         if table.state != TableState.READY:
@@ -136,7 +136,7 @@ def game_play_again(*, player: Player, code: str, version: int) -> Table:
     """The next game at the table; the score carries over."""
     with transaction.atomic():
         table = _lock(code, version)
-        seats = _seats(table, player)
+        seats, _ = _seated(table, player)
         if table.state != TableState.BETWEEN_GAMES:
             raise WrongState("a new game starts only after one has ended")
         last = table.current_game
@@ -149,7 +149,7 @@ def game_resign(*, player: Player, code: str, version: int) -> Table:
     """Give up the current game: the other seat wins it, worth 1."""
     with transaction.atomic():
         table = _lock(code, version)
-        seat = _seat_of(_seats(table, player), player)
+        _, seat = _seated(table, player)
         game = _current_game(table)
         _end_game(table, game, GameState.RESIGNED, winner=1 - seat.number, points=1)
         _bump(table)
@@ -160,8 +160,7 @@ def game_move(*, player: Player, code: str, version: int, moves: Sequence[Move])
     """Play one or more die moves of the caller's turn; a complete play ends the turn."""
     with transaction.atomic():
         table = _lock(code, version)
-        seats = _seats(table, player)
-        seat = _seat_of(seats, player)
+        seats, seat = _seated(table, player)
         game = _current_game(table)
         if game.turn_seat != seat.number:
             raise NotYourTurn("wait for your opponent's move")
@@ -186,7 +185,7 @@ def turn_undo(*, player: Player, code: str, version: int) -> Table:
     """Take back this turn's moves; the dice stay as rolled."""
     with transaction.atomic():
         table = _lock(code, version)
-        seat = _seat_of(_seats(table, player), player)
+        _, seat = _seated(table, player)
         game = _current_game(table)
         if game.turn_seat != seat.number:
             raise NotYourTurn("only the player to move can undo")
@@ -236,17 +235,12 @@ def _lock(code: str, version: int | None = None) -> Table:
     return table
 
 
-def _seats(table: Table, player: Player) -> list[Seat]:
-    """Both seats, in order; raises NotAPlayer unless `player` sits at one."""
+def _seated(table: Table, player: Player) -> tuple[list[Seat], Seat]:
+    """Both seats in order, and the caller's; NotAPlayer unless `player` sits at one."""
     seats = list(table.seats.all())
-    _seat_of(seats, player)
-    return seats
-
-
-def _seat_of(seats: list[Seat], player: Player) -> Seat:
     for seat in seats:
         if seat.player_id == player.pk:
-            return seat
+            return seats, seat
     raise NotAPlayer("you do not sit at this table")
 
 
