@@ -84,7 +84,7 @@ def game_export(game: Game) -> dict[str, Any]:
                 "cpu": seat.cpu or None,
                 "entropy": seat.entropy,
             }
-            for seat in _seats(table)
+            for seat in table.seats.all()
         ],
         "game": game.number,
         "state": game.state,
@@ -127,7 +127,7 @@ def game_export_mat(game: Game) -> str:
       with `Abandoned, no result`; a game still playing has no result line.
     """
     table = game.table
-    seats = _seats(table)
+    seats = list(table.seats.all())
     names = [_mat_name(seat) for seat in seats]
     before = _score_before(game)
     started = game.started_at
@@ -164,7 +164,7 @@ def dice_verification(game: Game) -> dict[str, Any]:
     if not game.is_over:
         raise GameInProgress("the dice seed stays secret until the game ends; check the dice then")
     seed = bytes(game.seed)
-    seats = _seats(game.table)
+    seats = list(game.table.seats.all())
     entropy = (seats[0].entropy, seats[1].entropy)
     rolls = [
         _check(seed, entropy, f"opening-{index}", None, recorded)
@@ -230,11 +230,6 @@ def _result(game: Game) -> dict[str, Any] | None:
     if not game.is_over:
         return None
     return {"kind": game.state, "winner_seat": game.winner, "points": game.points}
-
-
-def _seats(table: Table) -> list[Seat]:
-    """The two seats, Black first (prefetched by table_for_player)."""
-    return sorted(table.seats.all(), key=lambda seat: seat.number)
 
 
 def _check(

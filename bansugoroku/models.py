@@ -91,6 +91,7 @@ class Seat(models.Model):
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        ordering = ["number"]  # Black, then White, wherever a table's seats are read
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="one_seat_per_number"),
             models.UniqueConstraint(

@@ -56,7 +56,7 @@ def invite_url(table: Table) -> str:
 
 def table_state(table: Table, player: Player) -> dict[str, Any]:
     """The whole table from the side of `player`, who sits at it."""
-    seats = sorted(table.seats.all(), key=lambda s: s.number)
+    seats = list(table.seats.all())
     seat = next(s for s in seats if s.player_id == player.pk)
     me, other = seat.number, 1 - seat.number
     score = table.score

@@ -41,7 +41,7 @@ from engine.turn import Turn as EngineTurn
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """No 0/O or 1/I/L: a code read aloud or from a screen cannot be mistaken."""
 CODE_LENGTH = 6
-SEATS = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number"))
+SEATS = Prefetch("seats", queryset=Seat.objects.select_related("player"))
 """How readers of many tables load their seats: one query, players included."""
 
 
