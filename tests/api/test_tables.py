@@ -142,11 +142,12 @@ def test_every_turn_is_a_history_row(host, guest, table):
     move = turn["legal_moves"][0]
     answer = player.post(f"tables/{table}/moves", {"version": state["version"], "moves": [move]})
     second = answer.body["game"]["turn"]
-    if second["yours"] and second["number"] == number:
-        answer = player.post(
-            f"tables/{table}/moves",
-            {"version": answer.body["version"], "moves": [second["legal_moves"][0]]},
-        )
+    assert second["yours"] and second["number"] == number, "one die is left"
+    assert not Turn.objects.filter(game__table__code=table, number=number).exists()
+    answer = player.post(
+        f"tables/{table}/moves",
+        {"version": answer.body["version"], "moves": [second["legal_moves"][0]]},
+    )
     row = Turn.objects.get(game__table__code=table, number=number)
     assert row.seat == turn["seat"] and row.dice == turn["dice"]
     assert row.moves[0] == move and row.notation.startswith(f"{move[0]}/")
