@@ -185,7 +185,7 @@ class TableActionView(APIView):
 
     def post(self, request: Request, code: str) -> Response:
         data = parse(self.serializer_class, request)
-        table = type(self).service(player=request.user, code=code, **data)
+        table = self.service(player=request.user, code=code, **data)
         return state_response(table, request.user)
 
 
