@@ -142,3 +142,21 @@ def test_check_deploy_is_clean():
     )
     assert result.returncode == 0, result.stderr
     assert "System check identified no issues" in result.stdout
+
+
+def test_prepared_statements_keep_the_url_options():
+    url = PRODUCTION_ENV["DATABASE_URL"] + "?sslmode=require"
+    result = load_settings(
+        {**PRODUCTION_ENV, "DATABASE_URL": url},
+        "sorted(settings.DATABASES['default']['OPTIONS'].items())",
+    )
+    assert result.returncode == 0, result.stderr
+    expected = [("prepare_threshold", 2), ("server_side_binding", True), ("sslmode", "require")]
+    assert result.stdout.strip() == repr(expected)
+
+
+def test_prepared_statements_can_be_turned_off():
+    env = {**PRODUCTION_ENV, "DATABASE_PREPARED_STATEMENTS": "0"}
+    result = load_settings(env, "settings.DATABASES['default'].get('OPTIONS', {})")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "{}"

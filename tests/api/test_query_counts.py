@@ -8,6 +8,7 @@ Authentication is one of the queries of every request.
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 
 from bansugoroku.models import Game, Turn
 from tests.client import Api, open_table
@@ -97,3 +98,16 @@ def test_my_tables_take_the_same_queries_for_2_or_12_tables(host, guest, django_
 
     assert two.status == twelve.status == 200
     assert (len(two.body), len(twelve.body)) == (2, 12)
+
+
+def test_the_statements_of_every_request_are_prepared(host, guest):
+    """With DATABASE_PREPARED_STATEMENTS on (the default), PostgreSQL parses and plans
+    the statements of a request once per connection, not on every request."""
+    code = open_table(host, guest)
+    for _ in range(3):
+        host.state(code)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any("token_hash" in sql for sql in prepared), prepared
+    assert any("FROM bansugoroku_seat" in sql for sql in prepared), prepared
