@@ -4,7 +4,7 @@ Building these queries with the ORM cost more CPU than all the rest of a move re
 (about 1.2 ms to compile the four-table join on each request, measured); here the SQL
 is written once at import, from the models' own field lists, and the rows become model
 instances through `Model.from_db`, as the ORM itself does. The UPDATEs of a move are
-built once per field list. Everything else uses the ORM.
+built once per field list, the INSERT of a turn once. Everything else uses the ORM.
 """
 
 from __future__ import annotations
@@ -67,7 +67,17 @@ def _instance(model: type[models.Model], values: Sequence[Any]) -> Any:
     return model.from_db(connection.alias, names, values)
 
 
-_WIDTHS = [len(_fields(model)) for model, _ in _MODELS]
+def _column_slices() -> list[slice]:
+    """Where each model's columns sit in a row of the table query, in `_MODELS` order."""
+    slices, start = [], 0
+    for model, _ in _MODELS:
+        width = len(_fields(model))
+        slices.append(slice(start, start + width))
+        start += width
+    return slices
+
+
+_SEAT, _PLAYER, _TABLE, _GAME = _column_slices()
 
 
 def table_rows(code: str, *, lock: bool) -> list[tuple[Seat, Player | None, Table, Game | None]]:
@@ -76,14 +86,13 @@ def table_rows(code: str, *, lock: bool) -> list[tuple[Seat, Player | None, Tabl
     with connection.cursor() as cursor:
         cursor.execute(sql, [code])
         rows = cursor.fetchall()
-    result = []
-    for row in rows:
-        parts, start = [], 0
-        for (model, _), width in zip(_MODELS, _WIDTHS, strict=True):
-            parts.append(_instance(model, row[start : start + width]))
-            start += width
-        result.append((parts[0], parts[1], parts[2], parts[3]))
-    return result
+    if not rows:
+        return []
+    # Every row repeats the table and its game: they are built from the first row only.
+    table, game = _instance(Table, rows[0][_TABLE]), _instance(Game, rows[0][_GAME])
+    return [
+        (_instance(Seat, row[_SEAT]), _instance(Player, row[_PLAYER]), table, game) for row in rows
+    ]
 
 
 def player_by_token_hash(token_hash: str) -> Player | None:
@@ -107,3 +116,27 @@ def save_fields(instance: models.Model, fields: Sequence[str]) -> None:
 def _update_sql(model: type[models.Model], fields: tuple[str, ...]) -> str:
     columns = ", ".join(f'"{model._meta.get_field(name).column}" = %s' for name in fields)
     return f'UPDATE {model._meta.db_table} SET {columns} WHERE "id" = %s'
+
+
+def insert(instance: models.Model) -> None:
+    """`instance.save()` of a new row (the history's turns), with the INSERT built once
+    per model instead of compiled on every call."""
+    model = type(instance)
+    fields = _insert_fields(model)
+    values = [f.get_db_prep_save(f.pre_save(instance, add=True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(_insert_sql(model), values)
+        instance.pk = cursor.fetchone()[0]
+    instance._state.adding, instance._state.db = False, connection.alias
+
+
+def _insert_fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
+    return [f for f in model._meta.local_concrete_fields if f is not model._meta.auto_field]
+
+
+@functools.cache
+def _insert_sql(model: type[models.Model]) -> str:
+    fields = _insert_fields(model)
+    columns = ", ".join(f'"{f.column}"' for f in fields)
+    placeholders = ", ".join(["%s"] * len(fields))
+    return f'INSERT INTO {model._meta.db_table} ({columns}) VALUES ({placeholders}) RETURNING "id"'

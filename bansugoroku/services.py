@@ -353,16 +353,18 @@ def _end_turn(table: Table, game: Game, seats: list[Seat], turn: EngineTurn) -> 
     seat = game.turn_seat
     after = view(turn.current, seat)
     game.position = position_id(after)
-    Turn.objects.create(
-        game=game,
-        number=game.turn_number,
-        seat=seat,
-        dice=game.dice,
-        moves=[list(m) for m in turn.played],
-        notation=format_play(turn.position, turn.played),
-        hit=any(hits(turn.position, turn.played)),
-        position_after=game.position,
-        points=turn.points,
+    queries.insert(
+        Turn(
+            game=game,
+            number=game.turn_number,
+            seat=seat,
+            dice=game.dice,
+            moves=[list(m) for m in turn.played],
+            notation=format_play(turn.position, turn.played),
+            hit=any(hits(turn.position, turn.played)),
+            position_after=game.position,
+            points=turn.points,
+        )
     )
     if turn.points:
         game.pending = []

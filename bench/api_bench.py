@@ -9,6 +9,10 @@ players take turns. A client sends single die moves picked from the state's
 device when the turn passes (or before every move with --get-before-each-move), and
 asks for the next game when one ends. Clients run as threads in a few processes, on the
 same cores as the server; the CPU each side used is printed with the results.
+
+`--reference` serves a bare DRF view instead (bench/reference_urls.py: lock a row,
+update it, insert a row) to the same clients: the host's speed drifts from hour to
+hour, so a move rate means something only next to the reference rate of the same hour.
 """
 
 from __future__ import annotations
@@ -70,6 +74,23 @@ def ensure_database(url: str) -> None:
     with psycopg.connect(maintenance, autocommit=True) as conn:
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def make_reference_rows(url: str, count: int) -> None:
+    """The tables of the reference view (not the app's: no migration), a row per client."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE IF NOT EXISTS bench_counter (id integer PRIMARY KEY, n bigint)")
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS bench_log (id bigserial PRIMARY KEY, counter integer,"
+            " n bigint, at timestamptz NOT NULL DEFAULT now())"
+        )
+        conn.execute(
+            "INSERT INTO bench_counter SELECT i, 0 FROM generate_series(0, %s) i"
+            " ON CONFLICT DO NOTHING",
+            [count - 1],
+        )
 
 
 def server_env(database_url: str) -> dict[str, str]:
@@ -140,37 +161,71 @@ def server_processes(pid: int) -> list[psutil.Process]:
 
 
 class Connection:
-    """One keep-alive HTTP connection; a dropped one is reopened and the request resent
-    once (safe: a change carries the version, so a resent one gets 409)."""
+    """One HTTP/1.1 connection to the server, kept open while the server allows it.
+
+    A few lines over a socket rather than `http.client`, whose header parsing (through
+    the `email` package) made the clients take a fifth of the two cores the server needs.
+    A dropped connection is reopened and the request resent once (safe: a change carries
+    the version, so a resent one gets 409).
+    """
 
     def __init__(self, port: int) -> None:
-        self.conn = http.client.HTTPConnection(HOST, port, timeout=TIMEOUT)
+        self.port = port
+        self.sock: socket.socket | None = None
+        self.reader: Any = None
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.reader.close()
+            self.sock.close()
+        self.sock = self.reader = None
 
     def call(
         self, method: str, path: str, token: str | None, body: Any = None
     ) -> tuple[int, Any, float]:
         """Status, parsed answer, and seconds from sending to the last byte."""
-        headers = {"Accept": "application/json"}
+        head = f"{method} /api/v1/{path} HTTP/1.1\r\nHost: {HOST}\r\nAccept: application/json\r\n"
         if token:
-            headers["Authorization"] = f"Bearer {token}"
-        payload = None
+            head += f"Authorization: Bearer {token}\r\n"
+        payload = b""
         if body is not None:
             payload = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
+            head += f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n"
+        request = head.encode() + b"\r\n" + payload
         for attempt in (1, 2):
             started = time.perf_counter()
             try:
-                self.conn.request(method, f"/api/v1/{path}", body=payload, headers=headers)
-                response = self.conn.getresponse()
-                data = response.read()
-            except (http.client.HTTPException, OSError):
-                self.conn.close()
+                if self.sock is None:
+                    self.sock = socket.create_connection((HOST, self.port), timeout=TIMEOUT)
+                    self.reader = self.sock.makefile("rb")
+                self.sock.sendall(request)
+                status, data = self.response()
+            except OSError:
+                self.close()
                 if attempt == 2:
                     raise
                 continue
             elapsed = time.perf_counter() - started
-            return response.status, json.loads(data) if data else None, elapsed
+            return status, json.loads(data) if data else None, elapsed
         raise AssertionError("unreachable")
+
+    def response(self) -> tuple[int, bytes]:
+        status_line = self.reader.readline()
+        if not status_line:
+            raise ConnectionResetError("the server closed the connection")
+        status = int(status_line.split()[1])
+        length, close = 0, False
+        while (line := self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.partition(b":")
+            name = name.strip().lower()
+            if name == b"content-length":
+                length = int(value)
+            elif name == b"connection":
+                close = value.strip().lower() == b"close"
+        data = self.reader.read(length) if length else b""
+        if close:
+            self.close()
+        return status, data
 
 
 def set_up_table(conn: Connection, index: int) -> tuple[str, tuple[str, str]]:
@@ -222,6 +277,8 @@ class Plan:
     local_rules: bool
     """Work out the other seat's legal moves with the engine instead of GETting them."""
     max_requests: int
+    reference: bool
+    """Clients call the bare reference view instead of playing."""
 
 
 class Player:
@@ -277,6 +334,22 @@ class Player:
             self.tally.failures[f"{type(exc).__name__}: {exc}"] += 1
 
 
+class ReferenceClient(Player):
+    """A client of the bare reference view: POSTs to its own counter row, over and over."""
+
+    def play(self) -> None:
+        row = int(self.code)
+        for _ in range(self.plan.max_requests):
+            if time.time() >= self.plan.stop_at:
+                return
+            started = time.time()
+            status, _, elapsed = self.conn.call("POST", "reference", None, {"row": row})
+            if self.plan.measure_from <= started and time.time() <= self.plan.stop_at:
+                self.tally.answers["move", status] += 1
+                if status == 200:
+                    self.tally.moves.append(elapsed)
+
+
 def other_seats_turn(state: dict[str, Any]) -> dict[str, Any]:
     """The turn as the other seat's device would be told it, worked out with the engine
     from the answer the last mover got: their position flipped, the dice shown to both."""
@@ -295,7 +368,9 @@ def client_process(plan: Plan, tables: list[tuple[str, tuple[str, str]]], out: A
     """Runs one thread per table and sends back the merged tally."""
     tallies = [Tally() for _ in tables]
     threads = [
-        threading.Thread(target=Player(plan, code, tokens, tally).run)
+        threading.Thread(
+            target=(ReferenceClient if plan.reference else Player)(plan, code, tokens, tally).run
+        )
         for (code, tokens), tally in zip(tables, tallies, strict=True)
     ]
     for thread in threads:
@@ -342,7 +417,10 @@ def percentiles(seconds: list[float]) -> str:
 
 def measure(port: int, pid: int, args: argparse.Namespace) -> None:
     setup = Connection(port)
-    tables = [set_up_table(setup, index) for index in range(args.clients)]
+    if args.reference:
+        tables = [(str(index), ("", "")) for index in range(args.clients)]
+    else:
+        tables = [set_up_table(setup, index) for index in range(args.clients)]
     start = time.time() + 1.0  # time for the client processes to start
     plan = Plan(
         port=port,
@@ -351,6 +429,7 @@ def measure(port: int, pid: int, args: argparse.Namespace) -> None:
         get_every_move=args.get_before_each_move,
         local_rules=args.local_rules,
         max_requests=args.max_requests,
+        reference=args.reference,
     )
     context = multiprocessing.get_context("spawn")
     out = context.Queue()
@@ -402,20 +481,25 @@ def report(args: argparse.Namespace, total: Tally, plan: Plan, before: Any, afte
         f"processes; warm-up {args.warmup:g} s, measured {window:g} s"
         + ("; GET before every move" if plan.get_every_move else "")
     )
-    print(f"accepted moves/s  {accepted / window:.1f}  ({accepted} moves)")
-    print(f"move POST ms      {percentiles(total.moves)}")
-    print(f"GET state ms      {percentiles(total.gets)}  ({len(total.gets) / window:.1f}/s)")
+    if args.reference:
+        print(f"reference POST/s  {accepted / window:.1f}  ({accepted} requests)")
+        print(f"reference ms      {percentiles(total.moves)}")
+    else:
+        print(f"accepted moves/s  {accepted / window:.1f}  ({accepted} moves)")
+        print(f"move POST ms      {percentiles(total.moves)}")
+        print(f"GET state ms      {percentiles(total.gets)}  ({len(total.gets) / window:.1f}/s)")
+        print(f"play-again 200    {total.answers['again', 200]}")
     other = {f"{kind} {status}": n for (kind, status), n in total.answers.items() if status != 200}
-    again = total.answers["again", 200]
-    print(f"play-again 200    {again}")
     print(f"non-200 answers   {other or 'none'}")
     if total.failures:
         print(f"client failures   {dict(total.failures)}")
     server, database = after[0] - before[0], after[1] - before[1]
+    steal = getattr(after[2], "steal", 0.0) - getattr(before[2], "steal", 0.0)
     print(
         f"CPU ({cores * 100}% = {cores} cores busy)  clients {share(total.cpu)}, "
         f"gunicorn {share(server)}, PostgreSQL {share(database)}, "
-        f"anything else {share(max(0.0, busy - total.cpu - server - database))}"
+        f"anything else {share(max(0.0, busy - total.cpu - server - database))}; "
+        f"taken by the host (steal) {share(steal)}"
     )
     requests = sum(total.answers.values())
     if requests:
@@ -436,6 +520,12 @@ def main(argv: list[str] | None = None) -> None:
         help="clients know the rules: no GET when the turn passes, only moves",
     )
     parser.add_argument(
+        "--reference",
+        action="store_true",
+        help="serve the bare reference view (bench/reference_urls.py) instead of the API, "
+        "to put the figures of moves in proportion",
+    )
+    parser.add_argument(
         "--gunicorn",
         nargs=argparse.REMAINDER,
         default=WORKERS,
@@ -452,6 +542,9 @@ def main(argv: list[str] | None = None) -> None:
 
         database_url = embedded()
     env = server_env(database_url)
+    if args.reference:
+        make_reference_rows(database_url, args.clients)
+        env["DJANGO_SETTINGS_MODULE"] = "bench.reference_settings"
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
         cwd=ROOT, env=env, check=True,
