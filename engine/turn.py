@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 from engine.names import point_name
@@ -48,11 +48,16 @@ class Sequence(NamedTuple):
     dice: tuple[int, ...]
 
 
-def allowed_sequences(position: Position, dice: tuple[int, int], rules: Rules) -> list[Sequence]:
+@lru_cache(maxsize=256)
+def allowed_sequences(
+    position: Position, dice: tuple[int, int], rules: Rules
+) -> tuple[Sequence, ...]:
     """Every allowed play in every order, as rules 5-7 of RULES.md define them.
 
     Unlike `legal_plays` this keeps plays that reach the same outcome by another order
     or another path, because a player may send any of them one move at a time.
+    Remembered for the last few turns: a server asks it again for the same turn with
+    each move of the turn and again for the answer, and the arguments are immutable.
     """
     b = board_of(position)
     found = []
@@ -69,12 +74,12 @@ def allowed_sequences(position: Position, dice: tuple[int, int], rules: Rules) -
                 for m2 in single_moves(after, d2, _may_bear_off(after, rules))
             ]
     if found:
-        return found
+        return tuple(found)
     for die in sorted(set(dice), reverse=True):
         singles = single_moves(b, die, _may_bear_off(b, rules))
         if singles:
-            return [Sequence((m,), (die,)) for m in singles]
-    return [Sequence((), ())]
+            return tuple(Sequence((m,), (die,)) for m in singles)
+    return (Sequence((), ()),)
 
 
 def _may_bear_off(b: list[int], rules: Rules) -> bool:
@@ -97,8 +102,8 @@ class Turn:
     rules: Rules
     played: tuple[Move, ...] = field(default=())
 
-    @cached_property
-    def allowed(self) -> list[Sequence]:
+    @property
+    def allowed(self) -> tuple[Sequence, ...]:
         return allowed_sequences(self.position, self.dice, self.rules)
 
     @cached_property
