@@ -48,13 +48,13 @@ HOST = "127.0.0.1"
 TIMEOUT = 10.0
 """Seconds before a request counts as failed; far above any latency worth measuring."""
 
-# gunicorn's default workers here, measured on 2 cores with 32 clients in 20 s runs
-# (accepted moves/s; p99 of moves): sync x5 156-173, 164-185 ms; sync x3 133-169,
-# 173-205 ms; sync x4 118-146, 200-236 ms; gthread 2 workers x 4 threads 147, 405 ms;
-# 2 x 8 threads 112-121, 350-460 ms. A request is CPU-bound Python, so the threads of
-# one process take turns on the GIL, unevenly (long tails), while processes share both
-# cores fairly. 5 is gunicorn's own advice (2 x cores + 1). sync workers keep no
-# connection alive, which costs little on loopback and nothing behind a buffering proxy.
+# gunicorn's workers, measured on 2 cores with 32 clients in 12-20 s runs (accepted
+# moves/s with --local-rules): sync x5 174-180, sync x3 166-174, sync x2 175-187,
+# gthread x2 with 1 thread each 185, x3 183; earlier, gthread 2 x 4 threads 147 with a
+# p99 of 405 ms. A request is CPU-bound Python: once the cores are busy the worker
+# count hardly matters, and threads in one process take turns on the GIL unevenly
+# (long tails). 5 is gunicorn's own advice (2 x cores + 1), which keeps a core busy
+# while a worker waits on the database.
 WORKERS = ["--worker-class", "sync", "--workers", "5"]
 
 
