@@ -1,0 +1,55 @@
+"""The load benchmark still runs end to end: a short run, few clients, real gunicorn.
+
+Its figures are not checked (tests are not timed); that every request was answered
+200, that moves were accepted and that no client failed is.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_bench(*options: str) -> str:
+    # A database of its own: the benchmark migrates it and leaves its tables behind.
+    url = urlsplit(settings.DATABASE_URL)._replace(path="/bansugoroku_bench_smoke").geturl()
+    command = [sys.executable, "-m", "bench.api_bench", "--duration", "2", "--warmup", "1"]
+    command += ["--clients", "4", "--processes", "1", *options]
+    command += ["--gunicorn", "--workers", "2"]
+    result = subprocess.run(
+        command,
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "DATABASE_URL": url},
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "non-200 answers   none" in result.stdout, result.stdout
+    assert "client failures" not in result.stdout, result.stdout
+    return result.stdout
+
+
+def rate(output: str, label: str) -> float:
+    found = re.search(rf"^{label}\s+([\d.]+)", output, re.MULTILINE)
+    assert found, output
+    return float(found.group(1))
+
+
+@pytest.mark.parametrize("mode", [(), ("--local-rules",)], ids=["thin-clients", "local-rules"])
+def test_the_move_benchmark_runs(mode):
+    output = run_bench(*mode)
+    assert rate(output, "accepted moves/s") > 0
+
+
+def test_the_reference_benchmark_runs():
+    output = run_bench("--reference")
+    assert rate(output, "reference POST/s") > 0
