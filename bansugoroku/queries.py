@@ -3,8 +3,8 @@
 Building these queries with the ORM cost more CPU than all the rest of a move request
 (about 1.2 ms to compile the four-table join on each request, measured); here the SQL
 is written once at import, from the models' own field lists, and the rows become model
-instances through `Model.from_db`, as the ORM itself does. The UPDATEs of a move are
-built once per field list, the INSERT of a turn once. Everything else uses the ORM.
+instances through `Model.from_db`, as the ORM itself does. A change is written by one
+statement built once per shape (`save`). Everything else uses the ORM.
 """
 
 from __future__ import annotations
@@ -102,14 +102,37 @@ def player_by_token_hash(token_hash: str) -> Player | None:
     return None if row is None else _instance(Player, row)
 
 
-def save_fields(instance: models.Model, fields: Sequence[str]) -> None:
-    """`instance.save(update_fields=fields)` for the writes of every move, without
-    compiling the UPDATE again each time: the statement is built once per field list."""
-    model = type(instance)
-    chosen = [model._meta.get_field(name) for name in fields]
-    values = [f.get_db_prep_save(f.pre_save(instance, add=False), connection) for f in chosen]
+def save(
+    updates: Sequence[tuple[models.Model, Sequence[str]]], inserts: Sequence[Any] = ()
+) -> None:
+    """Write one change in one statement: INSERT the new rows `inserts` (all of one model),
+    then UPDATE each instance's `fields`, as data-modifying CTEs of a single statement.
+
+    A move used to cost up to four round trips (the history's turn, the game, the table,
+    and passes); the statement is built once per shape and prepared by PostgreSQL. The
+    inserted instances get no primary key back: nothing reads them after the write.
+    """
+    parts: list[str] = []
+    values: list[Any] = []
+    if inserts:
+        model = type(inserts[0])
+        fields = _insert_fields(model)
+        parts.append(_insert_sql(model, len(inserts)))
+        for instance in inserts:
+            values += [
+                f.get_db_prep_save(f.pre_save(instance, add=True), connection) for f in fields
+            ]
+    for instance, names in updates:
+        model = type(instance)
+        parts.append(_update_sql(model, tuple(names)))
+        chosen = [model._meta.get_field(name) for name in names]
+        values += [f.get_db_prep_save(f.pre_save(instance, add=False), connection) for f in chosen]
+        values.append(instance.pk)
+    *ctes, sql = parts
+    if ctes:
+        sql = "WITH " + ", ".join(f"w{i} AS ({cte})" for i, cte in enumerate(ctes)) + " " + sql
     with connection.cursor() as cursor:
-        cursor.execute(_update_sql(model, tuple(fields)), [*values, instance.pk])
+        cursor.execute(sql, values)
 
 
 @functools.cache
@@ -118,25 +141,13 @@ def _update_sql(model: type[models.Model], fields: tuple[str, ...]) -> str:
     return f'UPDATE {model._meta.db_table} SET {columns} WHERE "id" = %s'
 
 
-def insert(instance: models.Model) -> None:
-    """`instance.save()` of a new row (the history's turns), with the INSERT built once
-    per model instead of compiled on every call."""
-    model = type(instance)
-    fields = _insert_fields(model)
-    values = [f.get_db_prep_save(f.pre_save(instance, add=True), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(model), values)
-        instance.pk = cursor.fetchone()[0]
-    instance._state.adding, instance._state.db = False, connection.alias
-
-
 def _insert_fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
     return [f for f in model._meta.local_concrete_fields if f is not model._meta.auto_field]
 
 
 @functools.cache
-def _insert_sql(model: type[models.Model]) -> str:
+def _insert_sql(model: type[models.Model], rows: int) -> str:
     fields = _insert_fields(model)
     columns = ", ".join(f'"{f.column}"' for f in fields)
-    placeholders = ", ".join(["%s"] * len(fields))
-    return f'INSERT INTO {model._meta.db_table} ({columns}) VALUES ({placeholders}) RETURNING "id"'
+    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    return f"INSERT INTO {model._meta.db_table} ({columns}) VALUES {', '.join([row] * rows)}"

@@ -1,8 +1,9 @@
 """Every change to players, tables and games: one function each, keyword-only.
 
 Each table change runs in a transaction holding the table row (`select_for_update`),
-checks the version the client last saw, asks the engine, writes the new state and the
-history, and bumps the version. Nothing else writes game state.
+checks the version the client last saw, asks the engine, changes the instances in
+memory, and ends with `_save`: one statement that writes the history's new turns, the
+game and the table with its version bumped. Nothing else writes game state.
 """
 
 from __future__ import annotations
@@ -115,7 +116,7 @@ def table_join(*, player: Player, code: str, entropy: str = "") -> Table:
         free.player, free.entropy = player, entropy
         free.save(update_fields=["player", "entropy"])
         table.state = TableState.READY
-        _bump(table)
+        _save(table)
         return table
 
 
@@ -152,7 +153,7 @@ def game_resign(*, player: Player, code: str, version: int) -> Table:
         _, seat = _seated(table, player)
         game = _current_game(table)
         _end_game(table, game, GameState.RESIGNED, winner=1 - seat.number, points=1)
-        _bump(table)
+        _save(table, game)
         return table
 
 
@@ -173,11 +174,10 @@ def game_move(*, player: Player, code: str, version: int, moves: Sequence[Move])
                     exc.message, reason=exc.reason.value, move=list(move), index=index
                 ) from None
         if turn.complete:
-            _end_turn(table, game, seats, turn)
+            _save(table, game, _end_turn(table, game, seats, turn))
         else:
             game.pending = [list(m) for m in turn.played]
-            queries.save_fields(game, ["pending"])
-        _bump(table)
+            _save(table, game)
         return table
 
 
@@ -192,8 +192,7 @@ def turn_undo(*, player: Player, code: str, version: int) -> Table:
         if not game.pending:
             raise NothingToUndo("no move of this turn to take back")
         game.pending = []
-        queries.save_fields(game, ["pending"])
-        _bump(table)
+        _save(table, game)
         return table
 
 
@@ -253,19 +252,27 @@ def _current_game(table: Table) -> Game:
     return game
 
 
-def _bump(table: Table) -> None:
+TABLE_FIELDS = ["version", "state", "score_black", "score_white", "current_game", "updated_at"]
+GAME_FIELDS = [
+    "state",
+    "winner",
+    "points",
+    "ended_at",
+    "turn_number",
+    "turn_seat",
+    "dice",
+    "pending",
+    "position",
+]
+"""What a change may alter: the table's and the game's columns that are written back."""
+
+
+def _save(table: Table, game: Game | None = None, turns: Sequence[Turn] = ()) -> None:
+    """Write a change in one statement: the new turns of the history, the game, and the
+    table with its version bumped. Helpers change instances; only this writes them."""
     table.version += 1
-    queries.save_fields(
-        table,
-        [
-            "version",
-            "state",
-            "score_black",
-            "score_white",
-            "current_game",
-            "updated_at",
-        ],
-    )
+    updates = [(game, GAME_FIELDS)] if game else []
+    queries.save([*updates, (table, TABLE_FIELDS)], turns)
 
 
 def view(board: Position, seat: int) -> Position:
@@ -302,13 +309,13 @@ def _new_game(table: Table, seats: list[Seat], *, number: int, starter: int) -> 
     )
     table.current_game = game
     table.state = TableState.PLAYING
-    _begin_turn(table, game, seats, starter)
-    _bump(table)
+    _save(table, game, _begin_turn(table, game, seats, starter))
     return game
 
 
-def _begin_turn(table: Table, game: Game, seats: list[Seat], seat: int) -> None:
-    """Roll for `seat`; a roll with no legal move is recorded as a pass and the next rolled."""
+def _begin_turn(table: Table, game: Game, seats: list[Seat], seat: int) -> list[Turn]:
+    """Roll for `seat`; a roll with no legal move is a pass, and the next is rolled.
+    Returns the passes, for the history."""
     rules = table.rules
     passes: list[Turn] = []
     while True:
@@ -331,12 +338,10 @@ def _begin_turn(table: Table, game: Game, seats: list[Seat], seat: int) -> None:
             )
         )
         if _stuck(mover_view, rules):
-            Turn.objects.bulk_create(passes)
             _end_game(table, game, GameState.ABANDONED, winner=None, points=0)
-            return
+            return passes
         seat = 1 - seat
-    Turn.objects.bulk_create(passes)
-    queries.save_fields(game, ["turn_number", "turn_seat", "dice", "pending", "position"])
+    return passes
 
 
 def _stuck(mover_view: Position, rules: Rules) -> bool:
@@ -349,28 +354,27 @@ def _stuck(mover_view: Position, rules: Rules) -> bool:
     )
 
 
-def _end_turn(table: Table, game: Game, seats: list[Seat], turn: EngineTurn) -> None:
+def _end_turn(table: Table, game: Game, seats: list[Seat], turn: EngineTurn) -> list[Turn]:
+    """Close the mover's turn; returns the history's new turns (the play, then passes)."""
     seat = game.turn_seat
     after = view(turn.current, seat)
     game.position = position_id(after)
-    queries.insert(
-        Turn(
-            game=game,
-            number=game.turn_number,
-            seat=seat,
-            dice=game.dice,
-            moves=[list(m) for m in turn.played],
-            notation=format_play(turn.position, turn.played),
-            hit=any(hits(turn.position, turn.played)),
-            position_after=game.position,
-            points=turn.points,
-        )
+    played = Turn(
+        game=game,
+        number=game.turn_number,
+        seat=seat,
+        dice=game.dice,
+        moves=[list(m) for m in turn.played],
+        notation=format_play(turn.position, turn.played),
+        hit=any(hits(turn.position, turn.played)),
+        position_after=game.position,
+        points=turn.points,
     )
     if turn.points:
         game.pending = []
         _end_game(table, game, GameState.WON, winner=seat, points=turn.points)
-    else:
-        _begin_turn(table, game, seats, 1 - seat)
+        return [played]
+    return [played, *_begin_turn(table, game, seats, 1 - seat)]
 
 
 def _end_game(
@@ -378,19 +382,6 @@ def _end_game(
 ) -> None:
     game.state, game.winner, game.points = state, winner, points
     game.ended_at = timezone.now()
-    game.save(
-        update_fields=[
-            "state",
-            "winner",
-            "points",
-            "ended_at",
-            "pending",
-            "position",
-            "turn_number",
-            "turn_seat",
-            "dice",
-        ]
-    )
     if winner == 0:
         table.score_black += points
     elif winner == 1:

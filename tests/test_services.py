@@ -34,9 +34,10 @@ def test_a_game_where_neither_side_can_ever_move_ends_with_no_result(players):
     game.position = position_id(make(closed, theirs, bar=(1, 1)))
     game.save()
     with transaction.atomic():
-        services._begin_turn(table, game, list(table.seats.all()), 0)
-        table.save()
+        passes = services._begin_turn(table, game, list(table.seats.all()), 0)
+        services._save(table, game, passes)
     game.refresh_from_db()
+    table.refresh_from_db()
     assert game.state == GameState.ABANDONED and game.winner is None and game.points == 0
     assert table.state == TableState.BETWEEN_GAMES and table.score == (0, 0)
     assert Turn.objects.filter(game=game, moves=[]).exists()

@@ -23,25 +23,27 @@ def to_move(host: Api, guest: Api, code: str) -> tuple[Api, dict]:
     return guest, guest.state(code)
 
 
-def test_a_move_within_a_turn_takes_six_queries(host, guest, django_assert_num_queries):
-    # player, BEGIN, seats with players, table and game (table FOR UPDATE), UPDATE game,
-    # UPDATE table, COMMIT
+def test_a_move_within_a_turn_takes_five_queries(host, guest, django_assert_num_queries):
+    # player, BEGIN, seats with players, table and game (table FOR UPDATE), one statement
+    # updating the game and the table, COMMIT
     code = open_table(host, guest)
     player, state = to_move(host, guest, code)
     body = {"version": state["version"], "moves": [state["game"]["turn"]["legal_moves"][0]]}
 
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(5) as captured:
         answer = player.post(f"tables/{code}/moves", body)
 
     assert answer.status == 200 and answer.body["game"]["turn"]["yours"]
+    write = captured[3]["sql"]
+    assert write.startswith("WITH w0 AS (UPDATE bansugoroku_game"), write
+    assert "UPDATE bansugoroku_table" in write
 
 
-def test_a_move_ending_the_turn_takes_seven_queries_or_eight_after_passes(
-    host, guest, django_assert_max_num_queries
+def test_a_move_ending_the_turn_takes_five_queries_whatever_the_passes(
+    host, guest, django_assert_num_queries
 ):
-    # player, BEGIN, seats with table and game (FOR UPDATE), INSERT turn, UPDATE game,
-    # UPDATE table, COMMIT, and one INSERT of all the passes when the next rolls cannot
-    # move (rare)
+    # player, BEGIN, seats with table and game (FOR UPDATE), one statement inserting
+    # the turn (and any passes after it) and updating the game and the table, COMMIT
     code = open_table(host, guest)
     player, state = to_move(host, guest, code)
     first = state["game"]["turn"]["legal_moves"][0]
@@ -49,14 +51,16 @@ def test_a_move_ending_the_turn_takes_seven_queries_or_eight_after_passes(
     second = after.body["game"]["turn"]["legal_moves"][0]
     game = Game.objects.get(table__code=code)
 
-    with django_assert_max_num_queries(8) as captured:
+    with django_assert_num_queries(5) as captured:
         answer = player.post(
             f"tables/{code}/moves", {"version": after.body["version"], "moves": [second]}
         )
 
     assert answer.status == 200
-    passes = Turn.objects.filter(game=game).count() - 1
-    assert len(captured) == 7 + min(passes, 1)
+    assert captured[3]["sql"].startswith("WITH w0 AS (INSERT INTO bansugoroku_turn")
+    turns = Turn.objects.filter(game=game).order_by("number")
+    assert [t.number for t in turns] == list(range(1, len(turns) + 1))
+    assert turns[0].moves == [first, second]
 
 
 def test_the_table_state_takes_two_queries(host, guest, django_assert_num_queries):
