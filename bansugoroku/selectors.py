@@ -11,9 +11,10 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Case, F, IntegerField, Prefetch, QuerySet, Value, When
 
+from bansugoroku import queries
 from bansugoroku.errors import NotAPlayer
 from bansugoroku.models import Game, Player, Seat, Table, TableState
-from bansugoroku.services import SEATS, load_table, view
+from bansugoroku.services import SEATS, clean_code, load_table, view
 from engine.names import point_name, roll_name, spoken_roll
 from engine.notation import format_play, position_id
 from engine.position import Position
@@ -26,6 +27,12 @@ def table_for_player(*, code: str, player: Player) -> Table:
     if any(seat.player_id == player.pk for seat in table.seats.all()):
         return table
     raise NotAPlayer("you do not sit at this table; join it with its code first")
+
+
+def table_version(*, code: str, player: Player) -> int | None:
+    """The table's version if the caller sits at it, else None (they get the full answer
+    and its error)."""
+    return queries.table_version(clean_code(code), player.pk)
 
 
 def tables_for_player(player: Player) -> QuerySet[Seat]:

@@ -147,11 +147,7 @@ class TableView(APIView):
     def get(self, request: Request, code: str) -> Response:
         wanted = request.headers.get("If-None-Match")
         if wanted:
-            version = (
-                Table.objects.filter(code=services.clean_code(code), seats__player=request.user)
-                .values_list("version", flat=True)
-                .first()
-            )
+            version = selectors.table_version(code=code, player=request.user)
             tags = {tag.strip().removeprefix("W/") for tag in wanted.split(",")}
             if version is not None and f'"v{version}"' in tags:
                 return Response(status=304, headers={"ETag": f'"v{version}"'})
