@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import connection, models
 
-from bansugoroku.models import Game, Player, Seat, Table
+from bansugoroku.models import Game, Player, Seat, Table, TableState
 
 _MODELS: list[tuple[type[models.Model], str]] = [
     (Seat, "s"),
@@ -67,17 +67,17 @@ def _instance(model: type[models.Model], values: Sequence[Any]) -> Any:
     return model.from_db(connection.alias, names, values)
 
 
-def _column_slices() -> list[slice]:
-    """Where each model's columns sit in a row of the table query, in `_MODELS` order."""
+def _column_slices(parts: Sequence[tuple[type[models.Model], str]]) -> list[slice]:
+    """Where each model's columns sit in a row of a query selecting `parts`, in order."""
     slices, start = [], 0
-    for model, _ in _MODELS:
+    for model, _ in parts:
         width = len(_fields(model))
         slices.append(slice(start, start + width))
         start += width
     return slices
 
 
-_SEAT, _PLAYER, _TABLE, _GAME = _column_slices()
+_SEAT, _PLAYER, _TABLE, _GAME = _column_slices(_MODELS)
 
 
 def table_rows(code: str, *, lock: bool) -> list[tuple[Seat, Player | None, Table, Game | None]]:
@@ -94,6 +94,48 @@ def table_rows(code: str, *, lock: bool) -> list[tuple[Seat, Player | None, Tabl
         (_instance(Seat, row[_SEAT]), _instance(Player, row[_PLAYER]), table, game) for row in rows
     ]
 
+
+_MY_TABLES_MODELS: list[tuple[type[models.Model], str]] = [
+    (Seat, "s"),
+    (Table, "t"),
+    (Game, "g"),
+    (Seat, "o"),
+    (Player, "op"),
+]
+
+_MY_TABLES_SQL = f"""
+    SELECT {_select(_MY_TABLES_MODELS)}
+    FROM {Seat._meta.db_table} s
+    JOIN {Table._meta.db_table} t ON t.id = s.table_id
+    LEFT JOIN {Game._meta.db_table} g ON g.id = t.current_game_id
+    JOIN {Seat._meta.db_table} o ON o.table_id = t.id AND o.number <> s.number
+    LEFT JOIN {Player._meta.db_table} op ON op.id = o.player_id
+    WHERE s.player_id = %s
+    ORDER BY CASE WHEN t.state = '{TableState.PLAYING.value}' AND g.turn_seat = s.number
+        THEN 0 ELSE 1 END, t.updated_at, t.id
+"""
+
+
+def tables_of_player(player_id: int) -> list[tuple[Seat, Table, Game | None, Seat, Player | None]]:
+    """Each seat of the player with its table, the table's game, the other seat and its
+    player: those where the game waits for the player's move first, then the ones that
+    have waited longest. The ORM took 8 ms of CPU to compile this for a single table."""
+    with connection.cursor() as cursor:
+        cursor.execute(_MY_TABLES_SQL, [player_id])
+        rows = cursor.fetchall()
+    return [
+        (
+            _instance(Seat, row[_MINE]),
+            _instance(Table, row[_ITS_TABLE]),
+            _instance(Game, row[_ITS_GAME]),
+            _instance(Seat, row[_OTHER]),
+            _instance(Player, row[_OTHER_PLAYER]),
+        )
+        for row in rows
+    ]
+
+
+_MINE, _ITS_TABLE, _ITS_GAME, _OTHER, _OTHER_PLAYER = _column_slices(_MY_TABLES_MODELS)
 
 _VERSION_SQL = f"""
     SELECT t."version" FROM {Table._meta.db_table} t

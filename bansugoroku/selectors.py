@@ -9,12 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Case, F, IntegerField, Prefetch, QuerySet, Value, When
 
 from bansugoroku import queries
 from bansugoroku.errors import NotAPlayer
 from bansugoroku.models import Game, Player, Seat, Table, TableState
-from bansugoroku.services import SEATS, clean_code, load_table, view
+from bansugoroku.services import clean_code, load_table, view
 from engine.names import point_name, roll_name, spoken_roll
 from engine.notation import format_play, position_id
 from engine.position import Position
@@ -35,26 +34,16 @@ def table_version(*, code: str, player: Player) -> int | None:
     return queries.table_version(clean_code(code), player.pk)
 
 
-def tables_for_player(player: Player) -> QuerySet[Seat]:
-    """The caller's seats with their tables: those waiting for the caller's move first,
-    then the ones that have waited longest. Two queries whatever the count."""
-    return (
-        Seat.objects.filter(player=player)
-        .select_related("table__current_game")
-        .prefetch_related(Prefetch("table__seats", queryset=SEATS.queryset))
-        .annotate(
-            my_turn=Case(
-                When(
-                    table__state=TableState.PLAYING,
-                    table__current_game__turn_seat=F("number"),
-                    then=Value(0),
-                ),
-                default=Value(1),
-                output_field=IntegerField(),
-            )
-        )
-        .order_by("my_turn", "table__updated_at", "table__id")
-    )
+def tables_for_player(player: Player) -> list[tuple[Seat, Seat]]:
+    """The caller's seats, each with the other seat at its table: those waiting for the
+    caller's move first, then the ones that have waited longest. One query whatever
+    the count."""
+    found = []
+    for seat, table, game, other, opponent in queries.tables_of_player(player.pk):
+        table.current_game = game
+        seat.table, other.table, other.player = table, table, opponent
+        found.append((seat, other))
+    return found
 
 
 def invite_url(table: Table) -> str:
@@ -81,18 +70,17 @@ def table_state(table: Table, player: Player) -> dict[str, Any]:
     }
 
 
-def table_summary(seat: Seat) -> dict[str, Any]:
+def table_summary(seat: Seat, opponent: Seat) -> dict[str, Any]:
     """One line of "my tables"."""
     table = seat.table
     game = table.current_game
     me = seat.number
-    opponent = next((s for s in table.seats.all() if s.number != me), None)
     return {
         "code": table.code,
         "state": table.state,
         "version": table.version,
         "you": {"seat": me, "color": seat.color},
-        "opponent": _seat(opponent, me) if opponent else None,
+        "opponent": _seat(opponent, me),
         "score": {"you": table.score[me], "opponent": table.score[1 - me]},
         "your_turn": bool(
             game and not game.is_over and table.state == TableState.PLAYING and game.turn_seat == me

@@ -101,7 +101,7 @@ class TablesView(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response(
-            [selectors.table_summary(s) for s in selectors.tables_for_player(request.user)]
+            [selectors.table_summary(*seats) for seats in selectors.tables_for_player(request.user)]
         )
 
     @extend_schema(

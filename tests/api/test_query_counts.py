@@ -84,11 +84,11 @@ def test_an_unchanged_table_answers_304_in_two_queries(host, guest, django_asser
 
 
 def test_my_tables_take_the_same_queries_for_2_or_12_tables(host, guest, django_assert_num_queries):
-    # player, seats with tables and games, the tables' seats with players
+    # player; the caller's seats with their tables, games, other seats and their players
     open_table(host, guest)
     assert host.post("tables", {}).status == 201  # a table still waiting for a guest
 
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(2):
         two = host.get("tables")
 
     for index in range(10):
@@ -97,7 +97,7 @@ def test_my_tables_take_the_same_queries_for_2_or_12_tables(host, guest, django_
         else:
             assert host.post("tables", {"opponent": "cpu", "cpu_level": "easy"}).status == 201
 
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(2):
         twelve = host.get("tables")
 
     assert two.status == twelve.status == 200

@@ -132,6 +132,13 @@ def test_my_tables_lists_those_waiting_for_my_move_first(api, host, guest):
     for code in mine:
         player, _ = mover(code, host, guest)
         assert player.token == host.token
+    for group in (True, False):
+        waited = [t["updated_at"] for t in listed if t["your_turn"] is group]
+        assert waited == sorted(waited), "then the longest waiting first"
+    opponents = {t["code"]: t["opponent"] for t in listed}
+    assert opponents[waiting]["free"] and opponents[waiting]["name"] is None
+    assert all(opponents[code]["name"] == "Ben" for code in codes), opponents
+    assert {t["you"]["seat"] for t in listed} == {0}
     assert api.new_player("Chie").get("tables").body == []
 
 
