@@ -1,4 +1,4 @@
-"""Hand-written SQL for the queries that every API request makes.
+"""Hand-written SQL for the queries of every change and of the reads clients poll.
 
 Building these queries with the ORM cost more CPU than all the rest of a move request
 (about 1.2 ms to compile the four-table join on each request, measured); here the SQL
@@ -114,6 +114,7 @@ _MY_TABLES_SQL = f"""
     ORDER BY CASE WHEN t.state = '{TableState.PLAYING.value}' AND g.turn_seat = s.number
         THEN 0 ELSE 1 END, t.updated_at, t.id
 """
+_MINE, _ITS_TABLE, _ITS_GAME, _OTHER, _OTHER_PLAYER = _column_slices(_MY_TABLES_MODELS)
 
 
 def tables_of_player(player_id: int) -> list[tuple[Seat, Table, Game | None, Seat, Player | None]]:
@@ -134,8 +135,6 @@ def tables_of_player(player_id: int) -> list[tuple[Seat, Table, Game | None, Sea
         for row in rows
     ]
 
-
-_MINE, _ITS_TABLE, _ITS_GAME, _OTHER, _OTHER_PLAYER = _column_slices(_MY_TABLES_MODELS)
 
 _VERSION_SQL = f"""
     SELECT t."version" FROM {Table._meta.db_table} t
@@ -164,7 +163,8 @@ def save(
     updates: Sequence[tuple[models.Model, Sequence[str]]], inserts: Sequence[Any] = ()
 ) -> None:
     """Write one change in one statement: INSERT the new rows `inserts` (all of one model),
-    then UPDATE each instance's `fields`, as data-modifying CTEs of a single statement.
+    then UPDATE each `(instance, field names)` of `updates`, the last as the statement
+    itself and the others as data-modifying CTEs before it.
 
     A move used to cost up to four round trips (the history's turn, the game, the table,
     and passes); the statement is built once per shape and prepared by PostgreSQL. The
