@@ -8,7 +8,6 @@ the dice cannot be checked until the end.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -19,7 +18,7 @@ from django.db.models import Count, Sum
 from bansugoroku.errors import GameInProgress, GameNotFound
 from bansugoroku.models import SEAT_COLORS, Game, GameState, Player, Seat, Table, Turn
 from bansugoroku.selectors import table_for_player
-from engine.dice import derived_dice
+from engine.dice import derived_dice, seed_commitment
 from engine.names import roll_name, spoken_roll
 
 EXPORT_FORMAT = "bansugoroku-game"
@@ -164,15 +163,14 @@ def dice_verification(game: Game) -> dict[str, Any]:
     if not game.is_over:
         raise GameInProgress("the dice seed stays secret until the game ends; check the dice then")
     seed = bytes(game.seed)
-    seats = list(game.table.seats.all())
-    entropy = (seats[0].entropy, seats[1].entropy)
+    entropy = game.table.entropy
     rolls = [
         _check(seed, entropy, f"opening-{index}", None, recorded)
         for index, recorded in enumerate(game.opening_rolls, start=1)
     ] + [
         _check(seed, entropy, str(turn.number), turn.number, turn.dice) for turn in game.turns.all()
     ]
-    commitment = hashlib.sha256(seed).hexdigest() == game.seed_hash
+    commitment = seed_commitment(seed) == game.seed_hash
     return {
         "table": game.table.code,
         "game": game.number,

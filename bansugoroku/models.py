@@ -76,6 +76,12 @@ class Table(models.Model):
     def score(self) -> tuple[int, int]:
         return self.score_black, self.score_white
 
+    @property
+    def entropy(self) -> tuple[str, str]:
+        """The seats' own randomness, Black's then White's, mixed into every roll."""
+        black, white = self.seats.all()
+        return black.entropy, white.entropy
+
 
 class Seat(models.Model):
     """One of a table's two seats: 0 plays Black, 1 White; a player or the CPU."""
@@ -105,7 +111,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table.code} {SEAT_COLORS[self.number]}"
+        return f"{self.table.code} {self.color}"
 
     @property
     def color(self) -> str:

@@ -11,9 +11,8 @@ from typing import Any
 from django.conf import settings
 
 from bansugoroku import queries
-from bansugoroku.errors import NotAPlayer
 from bansugoroku.models import Game, Player, Seat, Table, TableState
-from bansugoroku.services import clean_code, load_table, view
+from bansugoroku.services import clean_code, load_table, seat_of, view
 from engine.names import point_name, roll_name, spoken_roll
 from engine.notation import format_play, position_id
 from engine.position import Position
@@ -23,9 +22,8 @@ from engine.turn import Turn as EngineTurn
 def table_for_player(*, code: str, player: Player) -> Table:
     """The caller's table with its seats and game, or TableNotFound / NotAPlayer."""
     table = load_table(code)
-    if any(seat.player_id == player.pk for seat in table.seats.all()):
-        return table
-    raise NotAPlayer("you do not sit at this table; join it with its code first")
+    seat_of(table, player)
+    return table
 
 
 def table_version(*, code: str, player: Player) -> int | None:
@@ -52,8 +50,7 @@ def invite_url(table: Table) -> str:
 
 def table_state(table: Table, player: Player) -> dict[str, Any]:
     """The whole table from the side of `player`, who sits at it."""
-    seats = list(table.seats.all())
-    seat = next(s for s in seats if s.player_id == player.pk)
+    seat = seat_of(table, player)
     me, other = seat.number, 1 - seat.number
     score = table.score
     return {
@@ -63,7 +60,7 @@ def table_state(table: Table, player: Player) -> dict[str, Any]:
         "state": table.state,
         "rules": table.rules.to_json(),
         "you": {"seat": me, "color": seat.color, "is_host": table.host_id == seat.player_id},
-        "seats": [_seat(s, me) for s in seats],
+        "seats": [_seat(s, me) for s in table.seats.all()],
         "score": {"you": score[me], "opponent": score[other], "black": score[0], "white": score[1]},
         "game": _game(table, table.current_game, me) if table.current_game else None,
         "updated_at": table.updated_at.isoformat(),

@@ -124,12 +124,12 @@ def table_start(*, player: Player, code: str, version: int) -> Table:
     """The host starts the first game once both seats are taken."""
     with transaction.atomic():
         table = _lock(code, version)
-        seats, _ = _seated(table, player)
+        seat_of(table, player)
         if table.host_id != player.pk:
             raise NotTheHost("only the host starts the first game")
         if table.state != TableState.READY:
             raise WrongState(f"the table is {table.get_state_display()}, not ready to start")
-        _new_game(table, seats, number=1, starter=0)
+        _new_game(table, number=1, starter=0)
         return table
 
 
@@ -137,12 +137,12 @@ def game_play_again(*, player: Player, code: str, version: int) -> Table:
     """The next game at the table; the score carries over."""
     with transaction.atomic():
         table = _lock(code, version)
-        seats, _ = _seated(table, player)
+        seat_of(table, player)
         if table.state != TableState.BETWEEN_GAMES:
             raise WrongState("a new game starts only after one has ended")
         last = table.current_game
         assert last is not None
-        _new_game(table, seats, number=last.number + 1, starter=1 - last.starter)
+        _new_game(table, number=last.number + 1, starter=1 - last.starter)
         return table
 
 
@@ -150,7 +150,7 @@ def game_resign(*, player: Player, code: str, version: int) -> Table:
     """Give up the current game: the other seat wins it, worth 1."""
     with transaction.atomic():
         table = _lock(code, version)
-        _, seat = _seated(table, player)
+        seat = seat_of(table, player)
         game = _current_game(table)
         _end_game(table, game, GameState.RESIGNED, winner=1 - seat.number, points=1)
         _save(table, game)
@@ -161,7 +161,7 @@ def game_move(*, player: Player, code: str, version: int, moves: Sequence[Move])
     """Play one or more die moves of the caller's turn; a complete play ends the turn."""
     with transaction.atomic():
         table = _lock(code, version)
-        seats, seat = _seated(table, player)
+        seat = seat_of(table, player)
         game = _current_game(table)
         if game.turn_seat != seat.number:
             raise NotYourTurn("wait for your opponent's move")
@@ -174,7 +174,7 @@ def game_move(*, player: Player, code: str, version: int, moves: Sequence[Move])
                     exc.message, reason=exc.reason.value, move=list(move), index=index
                 ) from None
         if turn.complete:
-            _save(table, game, _end_turn(table, game, seats, turn))
+            _save(table, game, _end_turn(table, game, turn))
         else:
             game.pending = [list(m) for m in turn.played]
             _save(table, game)
@@ -185,7 +185,7 @@ def turn_undo(*, player: Player, code: str, version: int) -> Table:
     """Take back this turn's moves; the dice stay as rolled."""
     with transaction.atomic():
         table = _lock(code, version)
-        _, seat = _seated(table, player)
+        seat = seat_of(table, player)
         game = _current_game(table)
         if game.turn_seat != seat.number:
             raise NotYourTurn("only the player to move can undo")
@@ -234,13 +234,12 @@ def _lock(code: str, version: int | None = None) -> Table:
     return table
 
 
-def _seated(table: Table, player: Player) -> tuple[list[Seat], Seat]:
-    """Both seats in order, and the caller's; NotAPlayer unless `player` sits at one."""
-    seats = list(table.seats.all())
-    for seat in seats:
+def seat_of(table: Table, player: Player) -> Seat:
+    """The caller's seat at the table; NotAPlayer unless `player` sits at it."""
+    for seat in table.seats.all():
         if seat.player_id == player.pk:
-            return seats, seat
-    raise NotAPlayer("you do not sit at this table")
+            return seat
+    raise NotAPlayer("you do not sit at this table; join it with its code first")
 
 
 def _current_game(table: Table) -> Game:
@@ -286,16 +285,12 @@ def _engine_turn(table: Table, game: Game) -> EngineTurn:
     return EngineTurn(mover_view, (game.dice[0], game.dice[1]), table.rules, played)
 
 
-def _entropy(seats: list[Seat]) -> tuple[str, str]:
-    return seats[0].entropy, seats[1].entropy
-
-
-def _new_game(table: Table, seats: list[Seat], *, number: int, starter: int) -> Game:
+def _new_game(table: Table, *, number: int, starter: int) -> Game:
     seed = secrets.token_bytes(32)
     opening: list[list[int]] = []
     if table.rules.start is Start.ROLL:
         while not opening or opening[-1][0] == opening[-1][1]:
-            opening.append(derived_dice(seed, _entropy(seats), f"opening-{len(opening) + 1}"))
+            opening.append(derived_dice(seed, table.entropy, f"opening-{len(opening) + 1}"))
         starter = 0 if opening[-1][0] > opening[-1][1] else 1
     game = Game.objects.create(
         table=table,
@@ -309,19 +304,19 @@ def _new_game(table: Table, seats: list[Seat], *, number: int, starter: int) -> 
     )
     table.current_game = game
     table.state = TableState.PLAYING
-    _save(table, game, _begin_turn(table, game, seats, starter))
+    _save(table, game, _begin_turn(table, game, starter))
     return game
 
 
-def _begin_turn(table: Table, game: Game, seats: list[Seat], seat: int) -> list[Turn]:
+def _begin_turn(table: Table, game: Game, seat: int) -> list[Turn]:
     """Roll for `seat`; a roll with no legal move is a pass, and the next is rolled.
     Returns the passes, for the history."""
-    rules = table.rules
+    rules, entropy = table.rules, table.entropy
     passes: list[Turn] = []
     while True:
         game.turn_number += 1
         game.turn_seat = seat
-        game.dice = derived_dice(bytes(game.seed), _entropy(seats), str(game.turn_number))
+        game.dice = derived_dice(bytes(game.seed), entropy, str(game.turn_number))
         game.pending = []
         mover_view = view(game.board(), seat)
         if legal_plays(mover_view, (game.dice[0], game.dice[1]), rules)[0].moves:
@@ -354,7 +349,7 @@ def _stuck(mover_view: Position, rules: Rules) -> bool:
     )
 
 
-def _end_turn(table: Table, game: Game, seats: list[Seat], turn: EngineTurn) -> list[Turn]:
+def _end_turn(table: Table, game: Game, turn: EngineTurn) -> list[Turn]:
     """Close the mover's turn; returns the history's new turns (the play, then passes)."""
     seat = game.turn_seat
     after = view(turn.current, seat)
@@ -374,7 +369,7 @@ def _end_turn(table: Table, game: Game, seats: list[Seat], turn: EngineTurn) -> 
         game.pending = []
         _end_game(table, game, GameState.WON, winner=seat, points=turn.points)
         return [played]
-    return [played, *_begin_turn(table, game, seats, 1 - seat)]
+    return [played, *_begin_turn(table, game, 1 - seat)]
 
 
 def _end_game(

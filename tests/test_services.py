@@ -34,7 +34,7 @@ def test_a_game_where_neither_side_can_ever_move_ends_with_no_result(players):
     game.position = position_id(make(closed, theirs, bar=(1, 1)))
     game.save()
     with transaction.atomic():
-        passes = services._begin_turn(table, game, list(table.seats.all()), 0)
+        passes = services._begin_turn(table, game, 0)
         services._save(table, game, passes)
     game.refresh_from_db()
     table.refresh_from_db()
