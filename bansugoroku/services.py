@@ -13,7 +13,6 @@ import secrets
 from collections.abc import Sequence
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Prefetch
 from django.utils import timezone
 
 from bansugoroku import queries
@@ -42,8 +41,6 @@ from engine.turn import Turn as EngineTurn
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """No 0/O or 1/I/L: a code read aloud or from a screen cannot be mistaken."""
 CODE_LENGTH = 6
-SEATS = Prefetch("seats", queryset=Seat.objects.select_related("player"))
-"""How readers of many tables load their seats: one query, players included."""
 
 
 def clean_code(code: str) -> str:

@@ -12,9 +12,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models import Prefetch
 
-from bansugoroku.models import Game, Table
+from bansugoroku.models import Game, Seat, Table
 from bansugoroku.replay import replay_game, score_problems
-from bansugoroku.services import SEATS
 
 
 class Command(BaseCommand):
@@ -27,7 +26,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, game: int | None, table: str | None, **options: Any) -> None:
         games = (
             Game.objects.select_related("table")
-            .prefetch_related(Prefetch("table__seats", queryset=SEATS.queryset), "turns")
+            .prefetch_related(
+                Prefetch("table__seats", queryset=Seat.objects.select_related("player")), "turns"
+            )
             .order_by("table__code", "number")
         )
         tables = Table.objects.prefetch_related(
