@@ -17,9 +17,8 @@ from django.db.models import Count, Sum
 
 from bansugoroku.errors import GameInProgress, GameNotFound
 from bansugoroku.models import SEAT_COLORS, Game, GameState, Player, Seat, Table, Turn
-from bansugoroku.selectors import table_for_player
+from bansugoroku.selectors import dice_name, table_for_player
 from engine.dice import derived_dice, seed_commitment
-from engine.names import roll_name, spoken_roll
 
 EXPORT_FORMAT = "bansugoroku-game"
 EXPORT_FORMAT_VERSION = 1
@@ -208,13 +207,12 @@ def _secrets(game: Game) -> dict[str, Any]:
 
 def _turn(turn: Turn) -> dict[str, Any]:
     dice = (turn.dice[0], turn.dice[1])
-    name = roll_name(dice)
     return {
         "number": turn.number,
         "seat": turn.seat,
         "color": SEAT_COLORS[turn.seat],
         "dice": list(dice),
-        "dice_name": {"kanji": name.kanji, "reading": name.reading, "spoken": spoken_roll(dice)},
+        "dice_name": dice_name(dice),
         "moves": [list(move) for move in turn.moves],
         "notation": turn.notation,
         "hit": turn.hit,

@@ -98,6 +98,12 @@ def _seat(seat: Seat, me: int) -> dict[str, Any]:
     }
 
 
+def dice_name(dice: tuple[int, int]) -> dict[str, str]:
+    """A roll's old name, as the state and the history both show it."""
+    name = roll_name(dice)
+    return {"kanji": name.kanji, "reading": name.reading, "spoken": spoken_roll(dice)}
+
+
 def _game(table: Table, game: Game, me: int) -> dict[str, Any]:
     board = view(game.board(), me)
     mine = game.turn_seat == me and not game.is_over
@@ -105,17 +111,12 @@ def _game(table: Table, game: Game, me: int) -> dict[str, Any]:
     shown = board
     if not game.is_over:
         dice = (game.dice[0], game.dice[1])
-        name = roll_name(dice)
         turn_info = {
             "number": game.turn_number,
             "seat": game.turn_seat,
             "yours": mine,
             "dice": list(dice),
-            "dice_name": {
-                "kanji": name.kanji,
-                "reading": name.reading,
-                "spoken": spoken_roll(dice),
-            },
+            "dice_name": dice_name(dice),
         }
         if mine:
             turn = EngineTurn(board, dice, table.rules, tuple((m[0], m[1]) for m in game.pending))
