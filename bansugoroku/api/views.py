@@ -34,7 +34,7 @@ from bansugoroku.api.serializers import (
 )
 from bansugoroku.api.throttles import JoinCodeThrottle
 from bansugoroku.models import Player, Table
-from engine.rules import Finish, Muji, Rules, Start
+from engine.rules import Rules
 
 
 def parse(serializer_class: type[Serializer], request: Request) -> dict[str, Any]:
@@ -112,14 +112,9 @@ class TablesView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = parse(TableCreateSerializer, request)
-        rules = data.get("rules", {})
         table = services.table_create(
             host=request.user,
-            rules=Rules(
-                Finish(rules.get("finish", Finish.IRI)),
-                Muji(rules.get("muji", Muji.BIGGER)),
-                Start(rules.get("start", Start.ALTERNATE)),
-            ),
+            rules=Rules.from_json(dict(data.get("rules", {}))),
             cpu=data.get("cpu_level", "") if data["opponent"] == "cpu" else "",
             entropy=data["entropy"],
         )
