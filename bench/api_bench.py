@@ -289,18 +289,24 @@ class Player:
         self.rng = random.Random(code)
 
     def call(self, kind: str, seat: int, action: str = "", body: Any = None) -> Any:
-        started = time.time()
         path = f"tables/{self.code}" + (f"/{action}" if action else "")
-        status, answer, elapsed = self.conn.call(
-            "POST" if action else "GET", path, self.tokens[seat], body
-        )
+        token = self.tokens[seat]
+        status, answer = self.timed(kind, "POST" if action else "GET", path, token, body)
+        return answer if status == 200 else None
+
+    def timed(
+        self, kind: str, method: str, path: str, token: str | None, body: Any
+    ) -> tuple[int, Any]:
+        """One request, counted under `kind` when it falls inside the measured window."""
+        started = time.time()
+        status, answer, elapsed = self.conn.call(method, path, token, body)
         if self.plan.measure_from <= started and time.time() <= self.plan.stop_at:
             self.tally.answers[kind, status] += 1
             if status == 200 and kind == "move":
                 self.tally.moves.append(elapsed)
             elif status == 200 and kind == "get":
                 self.tally.gets.append(elapsed)
-        return answer if status == 200 else None
+        return status, answer
 
     def play(self) -> None:
         state = self.call("get", 0)
@@ -341,12 +347,7 @@ class ReferenceClient(Player):
         for _ in range(self.plan.max_requests):
             if time.time() >= self.plan.stop_at:
                 return
-            started = time.time()
-            status, _, elapsed = self.conn.call("POST", "reference", None, {"row": row})
-            if self.plan.measure_from <= started and time.time() <= self.plan.stop_at:
-                self.tally.answers["move", status] += 1
-                if status == 200:
-                    self.tally.moves.append(elapsed)
+            self.timed("move", "POST", "reference", None, {"row": row})
 
 
 def other_seats_turn(state: dict[str, Any]) -> dict[str, Any]:
