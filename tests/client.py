@@ -100,9 +100,12 @@ def as_json_schema(node: Any) -> Any:
     return out
 
 
-def check(openapi: dict[str, Any], path: str, method: str, status: int, body: Any) -> None:
+def check(openapi: dict[str, Any], path: str, method: str, status: int, answer: Answer) -> None:
+    """The answer has this status, and its body fits what the schema documents for that
+    status and the answer's media type."""
+    assert answer.status == status, answer.body
     operation = openapi["paths"][path][method]
-    content = operation["responses"][str(status)]["content"]
-    schema = next(iter(content.values()))["schema"]
+    media_type = answer.headers["Content-Type"].split(";")[0]
+    schema = operation["responses"][str(answer.status)]["content"][media_type]["schema"]
     root = {"components": as_json_schema(openapi["components"]), **as_json_schema(schema)}
-    jsonschema.validate(body, root)
+    jsonschema.validate(answer.body, root)

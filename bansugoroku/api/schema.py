@@ -42,11 +42,12 @@ class ProblemSerializer(serializers.Serializer):
     index = serializers.IntegerField(required=False, help_text="Which sent move was refused.")
 
 
-PROBLEM = OpenApiResponse(ProblemSerializer, description="application/problem+json (RFC 9457)")
+PROBLEM = OpenApiResponse(ProblemSerializer, description="A problem (RFC 9457).")
 
 
-def problems(*statuses: int) -> dict[int, Any]:
-    return dict.fromkeys(statuses, PROBLEM)
+def problems(*statuses: int) -> dict[tuple[int, str], Any]:
+    """Error answers, under the media type they are really sent with."""
+    return {(status, "application/problem+json"): PROBLEM for status in statuses}
 
 
 class ProblemTypeSerializer(serializers.Serializer):

@@ -65,7 +65,7 @@ class PlayersView(APIView):
     @extend_schema(
         operation_id="players_create",
         request=PlayerCreateSerializer,
-        responses={201: schema.NewPlayerSerializer, 400: schema.PROBLEM},
+        responses={201: schema.NewPlayerSerializer} | schema.problems(400),
         auth=[],
         summary="Create a player and get their token (shown once)",
     )
@@ -76,7 +76,8 @@ class PlayersView(APIView):
 
 class MeView(APIView):
     @extend_schema(
-        operation_id="players_me", responses={200: schema.PlayerSerializer, 401: schema.PROBLEM}
+        operation_id="players_me",
+        responses={200: schema.PlayerSerializer} | schema.problems(401),
     )
     def get(self, request: Request) -> Response:
         return Response(player_json(request.user))
@@ -84,7 +85,7 @@ class MeView(APIView):
     @extend_schema(
         operation_id="players_me_update",
         request=PlayerUpdateSerializer,
-        responses={200: schema.PlayerSerializer, 400: schema.PROBLEM, 401: schema.PROBLEM},
+        responses={200: schema.PlayerSerializer} | schema.problems(400, 401),
     )
     def patch(self, request: Request) -> Response:
         player = services.player_update(
@@ -96,7 +97,7 @@ class MeView(APIView):
 class TablesView(APIView):
     @extend_schema(
         operation_id="tables_list",
-        responses={200: schema.TableSummarySerializer(many=True), 401: schema.PROBLEM},
+        responses={200: schema.TableSummarySerializer(many=True)} | schema.problems(401),
         summary="My tables: those waiting for my move first, then the longest waiting",
     )
     def get(self, request: Request) -> Response:
@@ -107,7 +108,7 @@ class TablesView(APIView):
     @extend_schema(
         operation_id="tables_create",
         request=TableCreateSerializer,
-        responses={201: schema.TableStateSerializer, 400: schema.PROBLEM, 401: schema.PROBLEM},
+        responses={201: schema.TableStateSerializer} | schema.problems(400, 401),
         summary="Create a table with house rules, to play a friend or the CPU",
     )
     def post(self, request: Request) -> Response:
@@ -133,10 +134,8 @@ class TableView(APIView):
         responses={
             200: schema.TableStateSerializer,
             304: OpenApiResponse(description="Unchanged since the ETag sent in If-None-Match."),
-            401: schema.PROBLEM,
-            403: schema.PROBLEM,
-            404: schema.PROBLEM,
-        },
+        }
+        | schema.problems(401, 403, 404),
         summary="The table from your side; send If-None-Match to poll cheaply",
     )
     def get(self, request: Request, code: str) -> Response:
@@ -226,7 +225,7 @@ class ProblemView(APIView):
     @extend_schema(
         operation_id="problems_describe",
         auth=[],
-        responses={200: schema.ProblemTypeSerializer, 404: schema.PROBLEM},
+        responses={200: schema.ProblemTypeSerializer} | schema.problems(404),
     )
     def get(self, request: Request, code: str) -> Response:
         """What an error code means; the `type` of every problem response points here."""
