@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.validators import RegexValidator
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -25,6 +26,18 @@ class StrictSerializer(serializers.Serializer):
             if unknown:
                 raise serializers.ValidationError({name: ["unknown field"] for name in unknown})
         return super().to_internal_value(data)
+
+
+class StrictSerializerSchema(OpenApiSerializerExtension):
+    """Tells the OpenAPI schema what StrictSerializer enforces: `additionalProperties:
+    false`, so generated clients and fuzzers know an unknown field is refused."""
+
+    target_class = StrictSerializer
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> Any:
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        return {**schema, "additionalProperties": False}
 
 
 class Text(serializers.CharField):
@@ -81,7 +94,11 @@ ENTROPY = {
 class TableCreateSerializer(StrictSerializer):
     rules = RulesSerializer(required=False)
     opponent = serializers.ChoiceField(["friend", "cpu"], default="friend")
-    cpu_level = serializers.ChoiceField(CpuLevel.choices, required=False)
+    cpu_level = serializers.ChoiceField(
+        CpuLevel.choices,
+        required=False,
+        help_text='Required when opponent is "cpu", refused when it is "friend".',
+    )
     entropy = Text(**ENTROPY)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

@@ -40,6 +40,20 @@ def test_every_endpoint_is_in_the_schema_with_an_operation_id(openapi):
             assert "200" in operation["responses"] or "201" in operation["responses"]
 
 
+def test_every_request_body_is_documented_as_refusing_unknown_fields(openapi):
+    bodies = [
+        operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+        for operations in openapi["paths"].values()
+        for operation in operations.values()
+        if "requestBody" in operation
+    ]
+    assert len(bodies) >= 8
+    components = openapi["components"]["schemas"]
+    for ref in bodies:
+        assert components[ref.rsplit("/", 1)[1]]["additionalProperties"] is False, ref
+    assert components["RulesRequest"]["additionalProperties"] is False
+
+
 def test_real_answers_match_the_schema(openapi, api, host, guest):
     created = api.post("players", {"name": "Dai"})
     check(openapi, "/api/v1/players", "post", 201, created)
