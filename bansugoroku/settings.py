@@ -166,6 +166,8 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # Tag operations by what follows the prefix: players, tables, problems.
+    "SCHEMA_PATH_PREFIX": "/api/v1",
     # Swagger UI served from our own static files, not a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -78,6 +78,7 @@ class MeView(APIView):
     @extend_schema(
         operation_id="players_me",
         responses={200: schema.PlayerSerializer} | schema.problems(401),
+        summary="The player the token belongs to",
     )
     def get(self, request: Request) -> Response:
         return Response(player_json(request.user))
@@ -86,6 +87,7 @@ class MeView(APIView):
         operation_id="players_me_update",
         request=PlayerUpdateSerializer,
         responses={200: schema.PlayerSerializer} | schema.problems(400, 401),
+        summary="Change your display name or locale",
     )
     def patch(self, request: Request) -> Response:
         player = services.player_update(
@@ -226,6 +228,7 @@ class ProblemView(APIView):
         operation_id="problems_describe",
         auth=[],
         responses={200: schema.ProblemTypeSerializer} | schema.problems(404),
+        summary="What an error code means",
     )
     def get(self, request: Request, code: str) -> Response:
         """What an error code means; the `type` of every problem response points here."""

@@ -30,13 +30,15 @@ def api_paths() -> set[str]:
     return found
 
 
-def test_every_endpoint_is_in_the_schema_with_an_operation_id(openapi):
+def test_every_endpoint_is_in_the_schema_with_an_operation_id_summary_and_tag(openapi):
     paths = api_paths()
     assert len(paths) >= 10
     assert paths <= set(openapi["paths"]), paths - set(openapi["paths"])
     for path, operations in openapi["paths"].items():
         for method, operation in operations.items():
             assert operation.get("operationId"), f"{method} {path}"
+            assert operation.get("summary"), f"{method} {path}"
+            assert operation["tags"] in (["players"], ["tables"], ["problems"]), path
             assert "200" in operation["responses"] or "201" in operation["responses"]
 
 
