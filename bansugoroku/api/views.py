@@ -112,6 +112,9 @@ class TablesView(APIView):
         request=TableCreateSerializer,
         responses={201: schema.TableStateSerializer} | schema.problems(400, 401),
         summary="Create a table with house rules, to play a friend or the CPU",
+        description="You host the table and take the first seat (Black). Share its `code` "
+        'or `invite_url` with a friend, who joins with it; with `"opponent": "cpu"` the '
+        "second seat is the CPU at `cpu_level`. Then the host starts the first game.",
     )
     def post(self, request: Request) -> Response:
         data = parse(TableCreateSerializer, request)
@@ -139,6 +142,10 @@ class TableView(APIView):
         }
         | schema.problems(401, 403, 404),
         summary="The table from your side; send If-None-Match to poll cheaply",
+        description="Points are numbered from your side; `game.turn.legal_moves` lists every "
+        "single move you may send now, so a client needs no rules of its own. The `ETag` "
+        "changes with the table's `version`: send it back in `If-None-Match` and an "
+        "unchanged table answers 304 with no body.",
     )
     def get(self, request: Request, code: str) -> Response:
         wanted = request.headers.get("If-None-Match")
@@ -161,6 +168,9 @@ class JoinView(APIView):
         request=JoinSerializer,
         responses={200: schema.TableStateSerializer} | schema.problems(400, 401, 404, 409, 429),
         summary="Take the free seat at a table by its code",
+        description="Once both seats are taken the code no longer admits anyone (409 "
+        "`table_full`); joining a table you already sit at changes nothing. Join attempts "
+        "are limited per address (429 with `Retry-After`), so codes can't be guessed.",
     )
     def post(self, request: Request, code: str) -> Response:
         table = services.table_join(
@@ -181,7 +191,19 @@ class TableActionView(APIView):
         return state_response(table, request.user)
 
 
-def change(operation: str, summary: str, request: type[Serializer] = VersionSerializer) -> Any:
+CHANGE = (
+    " Send the table `version` you last saw: if the table has moved on since, nothing "
+    "changes and the answer is 409 `stale_state` with the current `version`, so a retried "
+    "request is never applied twice. The answer is the table from your side."
+)
+
+
+def change(
+    operation: str,
+    summary: str,
+    description: str,
+    request: type[Serializer] = VersionSerializer,
+) -> Any:
     """The OpenAPI description of a table change."""
     return extend_schema_view(
         post=extend_schema(
@@ -191,32 +213,62 @@ def change(operation: str, summary: str, request: type[Serializer] = VersionSeri
             responses={200: schema.TableStateSerializer}
             | schema.problems(400, 401, 403, 404, 409, 422, 429),
             summary=summary,
+            description=description + CHANGE,
         )
     )
 
 
-@change("start", "The host starts the first game once both seats are taken")
+@change(
+    "start",
+    "The host starts the first game once both seats are taken",
+    "Only the host (403 `not_the_host`), and only when the table is ready (409 "
+    "`wrong_state`). The server rolls the opening.",
+)
 class StartView(TableActionView):
     service = staticmethod(services.table_start)
 
 
-@change("moves", "Send one die move or a whole play", MovesSerializer)
+@change(
+    "moves",
+    "Send one die move or a whole play",
+    "Moves are `[from, to]` from your side, taken from `game.turn.legal_moves`. They are "
+    "kept as the turn's pending moves until no die is left or none can be used; then the "
+    "turn ends by itself and the opponent's dice are rolled. A refused move is 422 "
+    "`illegal_move` with a `reason` (`blocked`, `bar_first`, `must_use_both`, ...) and "
+    "nothing of the request is applied; 409 `not_your_turn` when it is not your turn.",
+    MovesSerializer,
+)
 class MovesView(TableActionView):
     service = staticmethod(services.game_move)
     serializer_class = MovesSerializer
 
 
-@change("undo", "Take back this turn's moves (the dice stay as rolled)")
+@change(
+    "undo",
+    "Take back this turn's moves (the dice stay as rolled)",
+    "Only while the turn is yours and still open: a finished turn can't be undone (409 "
+    "`nothing_to_undo` when no move is pending).",
+)
 class UndoView(TableActionView):
     service = staticmethod(services.turn_undo)
 
 
-@change("play_again", "Start the next game at the table; the score carries over")
+@change(
+    "play_again",
+    "Start the next game at the table; the score carries over",
+    "Either player, once the game has ended (409 `wrong_state` before). Who starts "
+    "follows the table's `start` rule: the seats alternate, or the opening is rolled.",
+)
 class PlayAgainView(TableActionView):
     service = staticmethod(services.game_play_again)
 
 
-@change("resign", "Resign the current game: the other seat wins it, worth 1")
+@change(
+    "resign",
+    "Resign the current game: the other seat wins it, worth 1",
+    "At any time during a game, on your turn or not (409 `game_over` when no game is "
+    "being played).",
+)
 class ResignView(TableActionView):
     service = staticmethod(services.game_resign)
 
