@@ -2,13 +2,15 @@
 
 Starts gunicorn on a free loopback port with production settings (DEBUG off), migrates
 the database (`DATABASE_URL`, else the embedded PostgreSQL), and sets up one table per
-client. Each client plays both seats of its own table, so it always has a move to send
-and no client waits for another: the count is what the server accepts, not how fast
-players take turns. A client sends single die moves picked from the state's
-`legal_moves`, uses the state each answer carries, GETs the table as the other seat's
-device when the turn passes (or before every move with --get-before-each-move), and
-asks for the next game when one ends. Clients run as threads in a few processes, on the
-same cores as the server; the CPU each side used is printed with the results.
+client. Rate limits are counted in the cache at `CACHE_URL` (Redis, as in production)
+when it is set, else in each worker's memory. Each client plays both seats of its own
+table, so it always has a move to send and no client waits for another: the count is
+what the server accepts, not how fast players take turns. A client sends single die
+moves picked from the state's `legal_moves`, uses the state each answer carries, GETs
+the table as the other seat's device when the turn passes (or before every move with
+--get-before-each-move), and asks for the next game when one ends. Clients run as
+threads in a few processes, on the same cores as the server; the CPU each side used is
+printed with the results.
 
 `--reference` serves a bare DRF view instead (bench/reference_urls.py: lock a row,
 update it, insert a row) to the same clients: the host's speed drifts from hour to
@@ -475,6 +477,8 @@ def report(args: argparse.Namespace, total: Tally, plan: Plan, before: Any, afte
     busy = sum(after[2]) - sum(before[2]) - idle
     accepted = len(total.moves)
     print(f"gunicorn          {' '.join(args.gunicorn)}")
+    counters = "the cache at CACHE_URL" if os.environ.get("CACHE_URL") else "process memory"
+    print(f"rate limits       counted in {counters}")
     print(f"Python speed      sum(range(1000)) in {python_speed():.1f} µs")
     print(
         f"load              {args.clients} clients, one table each, in {args.processes} "
