@@ -477,8 +477,9 @@ def report(args: argparse.Namespace, total: Tally, plan: Plan, before: Any, afte
     busy = sum(after[2]) - sum(before[2]) - idle
     accepted = len(total.moves)
     print(f"gunicorn          {' '.join(args.gunicorn)}")
-    counters = "the cache at CACHE_URL" if os.environ.get("CACHE_URL") else "process memory"
-    print(f"rate limits       counted in {counters}")
+    if not args.reference:  # the bare view has no rate limits
+        counters = "the cache at CACHE_URL" if os.environ.get("CACHE_URL") else "process memory"
+        print(f"rate limits       counted in {counters}")
     print(f"Python speed      sum(range(1000)) in {python_speed():.1f} µs")
     print(
         f"load              {args.clients} clients, one table each, in {args.processes} "
