@@ -179,10 +179,15 @@ SPECTACULAR_SETTINGS = {
 }
 
 # The cache holds rate-limit counters: Redis shares them between processes in
-# production; the default keeps them in each process.
+# production; the default keeps them in each process. Short timeouts, because the
+# limits fail open when Redis is unreachable rather than hold up every request.
 CACHE_URL = env_str("CACHE_URL")
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": CACHE_URL,
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+from redis import RedisError
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle, UserRateThrottle
 
 if TYPE_CHECKING:  # DRF imports the throttles while rest_framework.views loads
     from rest_framework.views import APIView
+
+logger = logging.getLogger(__name__)
 
 
 class WindowThrottle(SimpleRateThrottle):
@@ -33,7 +37,12 @@ class WindowThrottle(SimpleRateThrottle):
         self.now = self.timer()
         window = int(self.now // self.duration)
         self.window_ends = (window + 1) * self.duration
-        return self.count(f"{key}:{window}") <= self.num_requests
+        try:
+            return self.count(f"{key}:{window}") <= self.num_requests
+        except RedisError as exc:
+            # Fail open: while Redis is down, games go on without rate limits.
+            logger.warning("rate limit %s not counted: %s", self.scope, exc)
+            return True
 
     def count(self, key: str) -> int:
         """Count this request in its window; the window's count so far."""

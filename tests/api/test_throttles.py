@@ -3,6 +3,7 @@ in process memory (the default) and in Redis (production)."""
 
 from __future__ import annotations
 
+import socket
 import uuid
 from types import SimpleNamespace
 
@@ -90,3 +91,20 @@ def test_a_window_counter_counts_and_expires_with_its_window(host, counters, thr
         client = redis.Redis.from_url(REDIS_URL)
         ttl = client.ttl(counters.make_and_validate_key("probe"))
         assert 0 < ttl <= throttle.duration
+
+
+def test_rate_limits_fail_open_while_redis_is_unreachable(host, settings, caplog):
+    with socket.socket() as probe:  # a loopback port with nothing listening
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{port}/0",
+            "OPTIONS": {"socket_connect_timeout": 0.5},
+        }
+    }
+    answer = host.get("players/me")
+    assert answer.status == 200, answer.body
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert any(m.startswith("rate limit player not counted") for m in warnings), warnings
