@@ -43,13 +43,14 @@ def parse(serializer_class: type[Serializer], request: Request) -> dict[str, Any
     return dict(serializer.validated_data)
 
 
-def etag(table: Table) -> str:
-    return f'"v{table.version}"'
+def etag(version: int) -> str:
+    """The ETag of a table at `version`: it changes exactly when the table does."""
+    return f'"v{version}"'
 
 
 def state_response(table: Table, player: Player, status: int = 200) -> Response:
     response = Response(selectors.table_state(table, player), status=status)
-    response["ETag"] = etag(table)
+    response["ETag"] = etag(table.version)
     response["Cache-Control"] = "private, no-cache"
     response["Vary"] = "Authorization"
     return response
@@ -152,8 +153,8 @@ class TableView(APIView):
         if wanted:
             version = selectors.table_version(code=code, player=request.user)
             tags = {tag.strip().removeprefix("W/") for tag in wanted.split(",")}
-            if version is not None and f'"v{version}"' in tags:
-                return Response(status=304, headers={"ETag": f'"v{version}"'})
+            if version is not None and etag(version) in tags:
+                return Response(status=304, headers={"ETag": etag(version)})
         return state_response(
             selectors.table_for_player(code=code, player=request.user), request.user
         )
