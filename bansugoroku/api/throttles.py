@@ -46,7 +46,7 @@ class WindowThrottle(SimpleRateThrottle):
 
     def count(self, key: str) -> int:
         """Count this request in its window; the window's count so far."""
-        cache = caches["default"]
+        cache = caches["default"]  # the backend itself; DRF's `self.cache` is a proxy
         if isinstance(cache, RedisCache):
             # Django's `add` then `incr` takes three round trips to Redis (incr checks that
             # the key exists first); one MULTI takes one: a limit is checked in 0.17 ms
