@@ -18,6 +18,7 @@ from engine.plays import legal_plays
 from engine.position import Position
 from engine.rules import Finish, Rules
 from engine.selfplay import random_game
+from engine.side import Side
 
 
 def middle_game_positions(
@@ -27,7 +28,7 @@ def middle_game_positions(
     dice, choose = SeededDice(seed), random.Random(seed)
     sample: list[tuple[Position, tuple[int, int]]] = []
     while len(sample) < count:
-        game = random_game(rules, dice, choose, starter=len(sample) % 2)
+        game = random_game(rules, dice, choose, Side(len(sample) % 2))
         sample += [(turn.position, roll(dice)) for turn in game.turns[10:60:5]]
     return sample[:count]
 

@@ -47,17 +47,6 @@ def roll(source: DiceSource) -> tuple[int, int]:
     return source.die(), source.die()
 
 
-def roll_for_start(source: DiceSource) -> list[tuple[int, int]]:
-    """The `roll` house rule: each seat rolls one die until they differ; all rolls kept.
-
-    Each pair is (first seat, second seat); the last pair decides, higher starts.
-    """
-    rolls = [roll(source)]
-    while rolls[-1][0] == rolls[-1][1]:
-        rolls.append(roll(source))
-    return rolls
-
-
 def derived_dice(seed: bytes, entropy: tuple[str, str], label: str, count: int = 2) -> list[int]:
     """Dice anyone can recompute once the seed is revealed: the verifiable-dice recipe.
 

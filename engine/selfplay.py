@@ -6,10 +6,12 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from engine.dice import DiceSource, SeededDice, SystemDice, roll, roll_for_start
-from engine.plays import Play, apply_moves, legal_plays
+from engine.dice import DiceSource, SeededDice, SystemDice, roll
+from engine.game import Game
+from engine.plays import Play, legal_plays
 from engine.position import Position
-from engine.rules import Rules, Start
+from engine.rules import Rules
+from engine.side import Side
 
 MAX_TURNS = 10_000
 """A random game ends with probability 1; this only turns a bug into an error."""
@@ -25,34 +27,33 @@ class TurnRecord:
 
 @dataclass(frozen=True)
 class GameRecord:
-    starter: int
-    """0 for the first seat, 1 for the second."""
+    starter: Side
     turns: list[TurnRecord]
-    winner: int
+    winner: Side
     points: int
 
 
-def random_game(rules: Rules, dice: DiceSource, choose: random.Random, starter: int) -> GameRecord:
-    """Play one game choosing uniformly among the distinct legal plays of every roll."""
-    position, mover = Position.start(), starter
-    turns: list[TurnRecord] = []
+def random_game(
+    rules: Rules, dice: DiceSource, choose: random.Random, previous: Side | None = None
+) -> GameRecord:
+    """Play one game choosing uniformly among the distinct legal plays of every roll;
+    `previous` started the game before (who starts follows the house rule)."""
+
+    def roller(label: str) -> tuple[int, int]:
+        return roll(dice)
+
+    game, finished = Game.start(rules, roller, previous)
+    turns = [TurnRecord(t.side.sees(t.board_after), t.dice, Play(())) for t in finished]
     while len(turns) < MAX_TURNS:
-        rolled = roll(dice)
-        play = choose.choice(legal_plays(position, rolled, rules))
-        turns.append(TurnRecord(position, rolled, play))
-        if play.points:
-            return GameRecord(starter, turns, mover, play.points)
-        position = apply_moves(position, play.moves).flipped()
-        mover = 1 - mover
+        if game.result is not None:
+            assert game.result.winner is not None, "a random game is never stuck"
+            return GameRecord(game.starter, turns, game.result.winner, game.result.points)
+        position = game.turn.position
+        play = choose.choice(legal_plays(position, game.dice, rules))
+        turns.append(TurnRecord(position, game.dice, play))
+        game, finished = game.play(game.to_move, play.moves, roller)
+        turns += [TurnRecord(t.side.sees(t.board_after), t.dice, Play(())) for t in finished[1:]]
     raise RuntimeError(f"no winner after {MAX_TURNS} turns")
-
-
-def starter_for(rules: Rules, game_number: int, dice: DiceSource) -> int:
-    """Who starts game `game_number` (0-based) of a table under the house rule."""
-    if rules.start is Start.ALTERNATE:
-        return game_number % 2
-    first, second = roll_for_start(dice)[-1]
-    return 0 if first > second else 1
 
 
 @dataclass
@@ -60,7 +61,7 @@ class Summary:
     games: int = 0
     turns: int = 0
     passes: int = 0
-    wins_by_seat: Counter[int] = field(default_factory=Counter)
+    wins_by_seat: Counter[Side] = field(default_factory=Counter)
     wins_by_points: Counter[int] = field(default_factory=Counter)
 
     def add(self, game: GameRecord) -> None:
@@ -75,7 +76,10 @@ class Summary:
             "games": self.games,
             "turns": self.turns,
             "passes": self.passes,
-            "wins_by_seat": {"first": self.wins_by_seat[0], "second": self.wins_by_seat[1]},
+            "wins_by_seat": {
+                "first": self.wins_by_seat[Side.BLACK],
+                "second": self.wins_by_seat[Side.WHITE],
+            },
             "wins_by_points": {str(p): self.wins_by_points[p] for p in (1, 2, 3)},
         }
 
@@ -85,7 +89,9 @@ def selfplay(rules: Rules, games: int, seed: int | None = None) -> Summary:
     the same games, no seed rolls with the system's CSPRNG."""
     dice: DiceSource = SystemDice() if seed is None else SeededDice(seed)
     choose = random.SystemRandom() if seed is None else random.Random(seed + 1)
-    summary = Summary()
-    for number in range(games):
-        summary.add(random_game(rules, dice, choose, starter_for(rules, number, dice)))
+    summary, previous = Summary(), None
+    for _ in range(games):
+        game = random_game(rules, dice, choose, previous)
+        summary.add(game)
+        previous = game.starter
     return summary

@@ -33,15 +33,17 @@ class Reason(StrEnum):
 
 
 class IllegalMoveError(ValueError):
-    """A move that is well formed but not allowed here; `reason` says which rule."""
+    """A move that is well formed but not allowed here; `reason` says which rule, and
+    `index`, when several moves were sent at once, which of them was refused."""
 
-    def __init__(self, reason: Reason, message: str) -> None:
+    def __init__(self, reason: Reason, message: str, index: int | None = None) -> None:
         super().__init__(message)
         self.reason = reason
         self.message = message
+        self.index = index
 
 
-class Sequence(NamedTuple):
+class OrderedPlay(NamedTuple):
     """One allowed play with the die each move uses (duplicates of outcome included)."""
 
     moves: tuple[Move, ...]
@@ -49,9 +51,9 @@ class Sequence(NamedTuple):
 
 
 @lru_cache(maxsize=256)
-def allowed_sequences(
+def allowed_ordered_plays(
     position: Position, dice: tuple[int, int], rules: Rules
-) -> tuple[Sequence, ...]:
+) -> tuple[OrderedPlay, ...]:
     """Every allowed play in every order, as rules 5-7 of RULES.md define them.
 
     Unlike `legal_plays` this keeps plays that reach the same outcome by another order
@@ -67,10 +69,10 @@ def allowed_sequences(
             after = b.copy()
             opponent_bar = position.bar[1] + move_on_board(after, m1)
             if win_points(after, opponent_bar, rules):
-                found.append(Sequence((m1,), (d1,)))
+                found.append(OrderedPlay((m1,), (d1,)))
                 continue
             found += [
-                Sequence((m1, m2), (d1, d2))
+                OrderedPlay((m1, m2), (d1, d2))
                 for m2 in single_moves(after, d2, _may_bear_off(after, rules))
             ]
     if found:
@@ -78,8 +80,8 @@ def allowed_sequences(
     for die in sorted(set(dice), reverse=True):
         singles = single_moves(b, die, _may_bear_off(b, rules))
         if singles:
-            return tuple(Sequence((m,), (die,)) for m in singles)
-    return (Sequence((), ()),)
+            return tuple(OrderedPlay((m,), (die,)) for m in singles)
+    return (OrderedPlay((), ()),)
 
 
 def _may_bear_off(b: list[int], rules: Rules) -> bool:
@@ -87,10 +89,10 @@ def _may_bear_off(b: list[int], rules: Rules) -> bool:
 
 
 @dataclass(frozen=True)
-class Turn:
+class TurnInProgress:
     """The mover's turn: the position at its start, the dice, and the moves sent so far.
 
-    >>> turn = Turn(Position.start(), (3, 1), Rules()).play((8, 5))
+    >>> turn = TurnInProgress(Position.start(), (3, 1), Rules()).play((8, 5))
     >>> turn.complete, turn.remaining_dice
     (False, (1,))
     >>> turn.play((6, 5)).complete
@@ -103,11 +105,11 @@ class Turn:
     played: tuple[Move, ...] = field(default=())
 
     @property
-    def allowed(self) -> tuple[Sequence, ...]:
-        return allowed_sequences(self.position, self.dice, self.rules)
+    def allowed(self) -> tuple[OrderedPlay, ...]:
+        return allowed_ordered_plays(self.position, self.dice, self.rules)
 
     @cached_property
-    def _matching(self) -> list[Sequence]:
+    def _matching(self) -> list[OrderedPlay]:
         n = len(self.played)
         return [s for s in self.allowed if s.moves[:n] == self.played]
 
@@ -143,14 +145,14 @@ class Turn:
         n = len(self.played)
         return list(dict.fromkeys(s.moves[n] for s in self._matching if len(s.moves) > n))
 
-    def play(self, move: Move) -> Turn:
+    def play(self, move: Move) -> TurnInProgress:
         """The turn with one more move, or IllegalMoveError saying why not."""
         move = (move[0], move[1])
         if move not in self.legal_moves():
             raise self._why_illegal(move)
-        return Turn(self.position, self.dice, self.rules, (*self.played, move))
+        return TurnInProgress(self.position, self.dice, self.rules, (*self.played, move))
 
-    def play_all(self, moves: list[Move] | tuple[Move, ...]) -> Turn:
+    def play_all(self, moves: list[Move] | tuple[Move, ...]) -> TurnInProgress:
         turn = self
         for move in moves:
             turn = turn.play(move)
@@ -203,6 +205,6 @@ class Turn:
             return f"no die bears off from {point_name(src)}"
         return ""
 
-    def _wins(self, sequence: Sequence) -> bool:
-        after = apply_moves(self.position, sequence.moves)
+    def _wins(self, play: OrderedPlay) -> bool:
+        after = apply_moves(self.position, play.moves)
         return win_points(board_of(after), after.bar[1], self.rules) > 0

@@ -15,6 +15,7 @@ from engine.dice import SeededDice
 from engine.notation import position_id
 from engine.rules import Finish, Muji, Rules
 from engine.selfplay import random_game
+from engine.side import Side
 from tests.engine import reference
 
 DATA = Path(__file__).with_name("perft.txt")
@@ -34,7 +35,7 @@ def lines() -> list[str]:
             rules = Rules(finish, muji)
             for seed in range(5):
                 dice, choose = SeededDice(seed), random.Random(seed)
-                game = random_game(rules, dice, choose, starter=seed % 2)
+                game = random_game(rules, dice, choose, Side(seed % 2))
                 for turn in game.turns[::15]:
                     for _ in range(3):
                         roll = (dice.die(), dice.die())

@@ -11,6 +11,7 @@ from engine.dice import SeededDice
 from engine.position import Position
 from engine.rules import ALL_RULES, Rules
 from engine.selfplay import GameRecord, random_game
+from engine.side import Side
 
 rules = st.sampled_from(ALL_RULES)
 dice = st.tuples(st.integers(1, 6), st.integers(1, 6))
@@ -18,7 +19,7 @@ dice = st.tuples(st.integers(1, 6), st.integers(1, 6))
 
 @lru_cache(maxsize=256)
 def _game(rules: Rules, seed: int) -> GameRecord:
-    return random_game(rules, SeededDice(seed), random.Random(seed), starter=seed % 2)
+    return random_game(rules, SeededDice(seed), random.Random(seed), Side(seed % 2))
 
 
 @st.composite

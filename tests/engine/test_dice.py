@@ -7,7 +7,7 @@ import hmac
 import json
 from collections import Counter
 
-from engine.dice import SeededDice, SystemDice, derived_dice, roll, roll_for_start, seed_commitment
+from engine.dice import SystemDice, derived_dice, roll, seed_commitment
 
 
 def test_derived_dice_follow_the_published_recipe():
@@ -38,9 +38,3 @@ def test_the_commitment_is_the_sha256_of_the_seed():
 
 def test_system_dice_roll_one_to_six():
     assert {d for _ in range(500) for d in roll(SystemDice())} == {1, 2, 3, 4, 5, 6}
-
-
-def test_rolling_for_the_start_repeats_ties_and_keeps_them():
-    rolls = roll_for_start(SeededDice(3))
-    assert all(a == b for a, b in rolls[:-1])
-    assert rolls[-1][0] != rolls[-1][1]

@@ -8,7 +8,7 @@ from engine.notation import format_play, parse_play, parse_position_id, position
 from engine.plays import apply_moves, board_of, legal_plays, single_moves
 from engine.position import BAR
 from engine.rules import Finish
-from engine.turn import IllegalMoveError, Turn
+from engine.turn import IllegalMoveError, TurnInProgress
 from tests.engine import reference
 from tests.engine.strategies import game_positions
 
@@ -63,7 +63,7 @@ def test_every_listed_play_is_maximal(case):
 @given(game_positions())
 def test_single_move_checks_agree_with_the_play_list(case):
     position, dice, rules = case
-    turn = Turn(position, dice, rules)
+    turn = TurnInProgress(position, dice, rules)
     every = reference.all_plays(position, dice, rules)
     assert set(turn.legal_moves()) == {moves[0] for moves, _, _ in every if moves}
     for moves, after, points in every:

@@ -7,7 +7,7 @@ import pytest
 from engine.plays import legal_plays
 from engine.position import Position
 from engine.rules import Finish, Muji, Rules
-from engine.turn import IllegalMoveError, Reason, Turn
+from engine.turn import IllegalMoveError, Reason, TurnInProgress
 from tests.engine.helpers import make
 
 IRI = Rules()
@@ -23,7 +23,7 @@ def points_by_moves(position: Position, dice: tuple[int, int], rules: Rules = IR
     return {tuple(sorted(p.moves)): p.points for p in legal_plays(position, dice, rules)}
 
 
-def refusal(turn: Turn, move: tuple[int, int]) -> Reason:
+def refusal(turn: TurnInProgress, move: tuple[int, int]) -> Reason:
     with pytest.raises(IllegalMoveError) as caught:
         turn.play(move)
     return caught.value.reason
@@ -55,7 +55,7 @@ def test_both_dice_must_be_used_when_one_order_allows_it():
     # lets 10/4 use the 6. So entering with the 6 is not a legal play.
     position = make({1: 13, 10: 1}, {17: 2, 8: 2, 24: 11}, bar=(1, 0))
     assert moves_of(position, (6, 2)) == {((25, 23), (10, 4))}
-    turn = Turn(position, (6, 2), IRI)
+    turn = TurnInProgress(position, (6, 2), IRI)
     assert refusal(turn, (25, 19)) is Reason.MUST_USE_BOTH
 
 
@@ -63,7 +63,7 @@ def test_when_only_one_die_can_be_used_it_must_be_the_higher():
     # 13/8 or 13/10 alone, but 13/5 is blocked whichever die goes first.
     position = make({1: 14, 13: 1}, {5: 2, 24: 13})
     assert moves_of(position, (5, 3)) == {((13, 8),)}
-    assert refusal(Turn(position, (5, 3), IRI), (13, 10)) is Reason.MUST_USE_HIGHER
+    assert refusal(TurnInProgress(position, (5, 3), IRI), (13, 10)) is Reason.MUST_USE_HIGHER
 
 
 def test_the_lower_die_is_played_when_the_higher_cannot_be():
@@ -76,20 +76,20 @@ def test_a_stone_on_the_bar_enters_before_anything_else_moves():
     plays = moves_of(position, (3, 1))
     assert plays and all(play[0][0] == 25 or play[1][0] == 25 for play in plays)
     assert all(play[0][0] == 25 for play in plays)
-    assert refusal(Turn(position, (3, 1), IRI), (10, 7)) is Reason.BAR_FIRST
+    assert refusal(TurnInProgress(position, (3, 1), IRI), (10, 7)) is Reason.BAR_FIRST
 
 
 def test_a_die_that_cannot_enter_is_lost():
     position = make({1: 13}, {24: 15}, bar=(2, 0))
     assert moves_of(position, (6, 1)) == {((25, 19),)}
-    assert Turn(position, (6, 1), IRI).play((25, 19)).complete
+    assert TurnInProgress(position, (6, 1), IRI).play((25, 19)).complete
 
 
 def test_no_entry_at_all_is_a_pass():
     position = make({1: 14}, {19: 2, 22: 2, 24: 11}, bar=(1, 0))
     plays = legal_plays(position, (6, 3), IRI)
     assert [play.moves for play in plays] == [()]
-    assert Turn(position, (6, 3), IRI).complete
+    assert TurnInProgress(position, (6, 3), IRI).complete
 
 
 def test_a_win_ends_the_play_at_once_and_is_never_forced():
@@ -99,7 +99,7 @@ def test_a_win_ends_the_play_at_once_and_is_never_forced():
     assert plays[((7, 5), (8, 7))] == 1  # wins with the second die
     assert plays[((6, 4), (8, 7))] == 0  # both dice, no win: just as legal
     assert all(len(moves) == 1 for moves in moves_of(position, (2, 1)) if moves[0] == (8, 6))
-    turn = Turn(position, (2, 1), IRI).play((8, 6))
+    turn = TurnInProgress(position, (2, 1), IRI).play((8, 6))
     assert turn.complete and turn.points == 1
 
 
@@ -155,7 +155,7 @@ def test_bear_off_exactly_by_the_die():
 
 def test_a_higher_die_bears_off_from_the_highest_point_only():
     position = make({5: 1, 3: 1}, {24: 15}, off=(13, 0))
-    turn = Turn(position, (6, 4), BEAR_OFF)
+    turn = TurnInProgress(position, (6, 4), BEAR_OFF)
     assert refusal(turn, (3, 0)) is Reason.CANNOT_BEAR_OFF  # 5 is higher and the 4 is not exact
     won = {play.moves: play.points for play in legal_plays(position, (6, 4), BEAR_OFF)}
     assert won[((5, 0), (3, 0))] == 1
@@ -175,7 +175,7 @@ def test_a_hit_stone_must_come_home_before_bearing_off_resumes():
 def test_iri_never_bears_off():
     position = make({5: 8, 3: 7}, {24: 15})
     assert all(move[1] != 0 for play in moves_of(position, (6, 6)) for move in play)
-    assert refusal(Turn(position, (5, 2), IRI), (5, 0)) is Reason.CANNOT_BEAR_OFF
+    assert refusal(TurnInProgress(position, (5, 2), IRI), (5, 0)) is Reason.CANNOT_BEAR_OFF
 
 
 def test_a_hit_sends_the_lone_stone_to_the_bar():
@@ -187,7 +187,7 @@ def test_a_hit_sends_the_lone_stone_to_the_bar():
 
 
 def test_refusals_say_why():
-    turn = Turn(Position.start(), (3, 1), IRI)
+    turn = TurnInProgress(Position.start(), (3, 1), IRI)
     assert refusal(turn, (13, 12)) is Reason.BLOCKED
     assert refusal(turn, (20, 17)) is Reason.NO_STONE
     assert refusal(turn, (8, 4)) is Reason.NO_DIE
