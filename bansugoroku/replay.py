@@ -20,7 +20,7 @@ from engine.plays import Move, hits
 from engine.position import Position
 from engine.rules import Rules, Start
 from engine.turn import IllegalMoveError
-from engine.turn import Turn as EngineTurn
+from engine.turn import TurnInProgress as EngineTurn
 
 MAX_OPENING_ROLLS = 100
 """Ties in the opening roll repeat; this only stops a loop on a broken seed."""

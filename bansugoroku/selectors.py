@@ -16,7 +16,7 @@ from bansugoroku.services import clean_code, load_table, seat_of, view
 from engine.names import point_name, roll_name, spoken_roll
 from engine.notation import format_play, position_id
 from engine.position import Position
-from engine.turn import Turn as EngineTurn
+from engine.turn import TurnInProgress as EngineTurn
 
 
 def table_for_player(*, code: str, player: Player) -> Table:

@@ -36,7 +36,7 @@ from engine.plays import Move, hits, legal_plays
 from engine.position import Position
 from engine.rules import Rules, Start
 from engine.turn import IllegalMoveError
-from engine.turn import Turn as EngineTurn
+from engine.turn import TurnInProgress as EngineTurn
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """No 0/O or 1/I/L: a code read aloud or from a screen cannot be mistaken."""

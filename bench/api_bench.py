@@ -357,12 +357,12 @@ def other_seats_turn(state: dict[str, Any]) -> dict[str, Any]:
     from the answer the last mover got: their position flipped, the dice shown to both."""
     from engine.position import Position
     from engine.rules import Rules
-    from engine.turn import Turn
+    from engine.turn import TurnInProgress
 
     game = state["game"]
     seen = Position.from_json({k: game["position"][k] for k in ("points", "bar", "off")})
     dice = (game["turn"]["dice"][0], game["turn"]["dice"][1])
-    turn = Turn(seen.flipped(), dice, Rules.from_json(state["rules"]))
+    turn = TurnInProgress(seen.flipped(), dice, Rules.from_json(state["rules"]))
     return game["turn"] | {"legal_moves": [list(m) for m in turn.legal_moves()]}
 
 

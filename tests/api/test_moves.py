@@ -6,7 +6,7 @@ import pytest
 
 from bansugoroku.models import Game, Table, Turn
 from engine.notation import parse_position_id
-from engine.turn import Turn as EngineTurn
+from engine.turn import TurnInProgress as EngineTurn
 from tests.client import mover
 
 
