@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "bansugoroku.apps.BansugorokuConfig",
+    "bansugoroku.front.apps.FrontConfig",
     "notifications.apps.NotificationsConfig",
 ]
 
@@ -71,7 +72,7 @@ WSGI_APPLICATION = "bansugoroku.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "bansugoroku" / "templates"],
+        "DIRS": [],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

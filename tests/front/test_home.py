@@ -26,7 +26,7 @@ def test_healthz_reports_database_failure(client, monkeypatch):
     def broken_cursor(*args, **kwargs):
         raise DatabaseError("down")
 
-    monkeypatch.setattr("bansugoroku.views.connection.cursor", broken_cursor)
+    monkeypatch.setattr("bansugoroku.front.views.connection.cursor", broken_cursor)
 
     response = client.get("/healthz")
 
