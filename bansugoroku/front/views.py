@@ -5,9 +5,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from bansugoroku.errors import TableNotFound
-from bansugoroku.models import Table
-from bansugoroku.services import clean_code
+from bansugoroku.games.errors import TableNotFound
+from bansugoroku.games.models import Table
+from bansugoroku.games.services import clean_code
 
 
 @require_safe

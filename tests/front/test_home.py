@@ -40,7 +40,7 @@ def test_database_is_postgresql(settings):
 
 @pytest.mark.django_db
 def test_an_invitation_link_shows_the_host_and_the_code(client):
-    from bansugoroku import services
+    from bansugoroku.games import services
     from engine.rules import Rules
 
     host, _ = services.player_create(name="Aiko")
