@@ -50,7 +50,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "bansugoroku.apps.BansugorokuConfig",
+    "bansugoroku.games.apps.GamesConfig",
+    "bansugoroku.front.apps.FrontConfig",
     "notifications.apps.NotificationsConfig",
 ]
 
@@ -71,7 +72,7 @@ WSGI_APPLICATION = "bansugoroku.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "bansugoroku" / "templates"],
+        "DIRS": [],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -172,9 +173,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
-        "TableStateEnum": "bansugoroku.models.TableState",
-        "GameStateEnum": "bansugoroku.models.GameState",
-        "CpuLevelEnum": "bansugoroku.models.CpuLevel",
+        "TableStateEnum": "bansugoroku.games.models.TableState",
+        "GameStateEnum": "bansugoroku.games.models.GameState",
+        "CpuLevelEnum": "bansugoroku.games.models.CpuLevel",
     },
 }
 

@@ -2,12 +2,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from bansugoroku import views
-
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("healthz", views.healthz, name="healthz"),
-    path("t/<str:code>", views.invite, name="invite"),
+    path("", include("bansugoroku.front.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("bansugoroku.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

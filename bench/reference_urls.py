@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bansugoroku.views import healthz
+from bansugoroku.front.views import healthz
 
 
 class CounterView(APIView):

@@ -7,7 +7,7 @@ import pytest
 from django.core.cache import cache
 
 from tests.client import Api, open_table
-from tests.games import Played, played_once
+from tests.finished_games import Played, played_once
 
 
 @pytest.fixture(autouse=True)

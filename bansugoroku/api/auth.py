@@ -9,9 +9,9 @@ from rest_framework.authentication import BaseAuthentication, get_authorization_
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
-from bansugoroku.models import Player
-from bansugoroku.queries import player_by_token_hash
-from bansugoroku.services import token_hash
+from bansugoroku.games.models import Player
+from bansugoroku.games.queries import player_by_token_hash
+from bansugoroku.games.services import token_hash
 
 
 class BearerTokenAuthentication(BaseAuthentication):

@@ -1,4 +1,4 @@
-"""OpenAPI descriptions of the history answers (the dicts `bansugoroku.history` builds).
+"""OpenAPI descriptions of the history answers (the dicts `bansugoroku.games.history` builds).
 
 Like `bansugoroku.api.schema`, these describe and never serialize.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from bansugoroku.api.schema import DiceNameSerializer, RulesOutSerializer, move
-from bansugoroku.models import CpuLevel, GameState
+from bansugoroku.games.models import CpuLevel, GameState
 
 
 def dice() -> serializers.ListField:

@@ -1,7 +1,7 @@
 """The history of a table's games: the list, one game's turns, exports and the dice check.
 
 Only the players seated at the table may read them; each view asks one function of
-`bansugoroku.history` and answers what it returns.
+`bansugoroku.games.history` and answers what it returns.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bansugoroku import history
 from bansugoroku.api import history_schema
 from bansugoroku.api.schema import problems
 from bansugoroku.api.views import CODE
-from bansugoroku.selectors import table_for_player
+from bansugoroku.games import history
+from bansugoroku.games.selectors import table_for_player
 
 NUMBER = OpenApiParameter(
     "number", int, OpenApiParameter.PATH, description="The game's number at the table: 1, 2, ..."

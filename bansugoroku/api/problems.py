@@ -14,7 +14,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from bansugoroku.errors import ServiceError
+from bansugoroku.games.errors import ServiceError
 
 PROBLEM_TYPE = "application/problem+json"
 

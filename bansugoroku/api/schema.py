@@ -11,7 +11,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
-from bansugoroku.models import CpuLevel, GameState, TableState
+from bansugoroku.games.models import CpuLevel, GameState, TableState
 
 
 def move() -> serializers.ListField:

@@ -1,6 +1,6 @@
 """Request bodies: strict (unknown fields are an error) and typed, so bad input is a 400.
 
-Responses are plain dicts built by `bansugoroku.selectors`; the serializers under
+Responses are plain dicts built by `bansugoroku.games.selectors`; the serializers under
 "Responses" describe them for the OpenAPI schema, and a test holds the two together.
 """
 
@@ -13,7 +13,7 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from bansugoroku.models import CpuLevel
+from bansugoroku.games.models import CpuLevel
 from engine.rules import Finish, Muji, Start
 
 

@@ -21,7 +21,6 @@ from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
-from bansugoroku import selectors, services
 from bansugoroku.api import schema
 from bansugoroku.api.problems import PROBLEM_TYPES, problem
 from bansugoroku.api.serializers import (
@@ -33,7 +32,8 @@ from bansugoroku.api.serializers import (
     VersionSerializer,
 )
 from bansugoroku.api.throttles import JoinCodeThrottle
-from bansugoroku.models import Player, Table
+from bansugoroku.games import selectors, services
+from bansugoroku.games.models import Player, Table
 from engine.rules import Rules
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 
-from bansugoroku.models import Game, GameState, Table, TableState, Turn
+from bansugoroku.games.models import Game, GameState, Table, TableState, Turn
 from tests.client import Answer, Api, open_table
 
 pytestmark = pytest.mark.django_db(transaction=True)

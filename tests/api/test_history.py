@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from bansugoroku.models import Game, Turn
+from bansugoroku.games.models import Game, Turn
 from engine.names import roll_name
 from tests.client import Api, check, mover, open_table
 

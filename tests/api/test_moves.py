@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bansugoroku.models import Game, Table, Turn
+from bansugoroku.games.models import Game, Table, Turn
 from engine.notation import parse_position_id
 from engine.turn import TurnInProgress as EngineTurn
 from tests.client import mover

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bansugoroku.models import Player
+from bansugoroku.games.models import Player
 
 
 def test_creating_a_player_returns_a_token_once_and_stores_only_its_hash(api):

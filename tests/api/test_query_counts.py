@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from bansugoroku.models import Game, Turn
+from bansugoroku.games.models import Game, Turn
 from tests.client import Api, open_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,8 +35,8 @@ def test_a_move_within_a_turn_takes_five_queries(host, guest, django_assert_num_
 
     assert answer.status == 200 and answer.body["game"]["turn"]["yours"]
     write = captured[3]["sql"]
-    assert write.startswith("WITH w0 AS (UPDATE bansugoroku_game"), write
-    assert "UPDATE bansugoroku_table" in write
+    assert write.startswith("WITH w0 AS (UPDATE games_game"), write
+    assert "UPDATE games_table" in write
 
 
 def test_a_move_ending_the_turn_takes_five_queries_whatever_the_passes(
@@ -57,7 +57,7 @@ def test_a_move_ending_the_turn_takes_five_queries_whatever_the_passes(
         )
 
     assert answer.status == 200
-    assert captured[3]["sql"].startswith("WITH w0 AS (INSERT INTO bansugoroku_turn")
+    assert captured[3]["sql"].startswith("WITH w0 AS (INSERT INTO games_turn")
     turns = Turn.objects.filter(game=game).order_by("number")
     assert [t.number for t in turns] == list(range(1, len(turns) + 1))
     assert turns[0].moves == [first, second]
@@ -114,4 +114,4 @@ def test_the_statements_of_every_request_are_prepared(host, guest):
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [row[0] for row in cursor.fetchall()]
     assert any("token_hash" in sql for sql in prepared), prepared
-    assert any("FROM bansugoroku_seat" in sql for sql in prepared), prepared
+    assert any("FROM games_seat" in sql for sql in prepared), prepared

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from bansugoroku.models import Game, Table, Turn
-from bansugoroku.services import CODE_ALPHABET
+from bansugoroku.games.models import Game, Table, Turn
+from bansugoroku.games.services import CODE_ALPHABET
 from tests.client import mover, open_table
 
 

@@ -1,7 +1,7 @@
 """Reads of finished and running games: the games at a table, one game's turns, its
 export (JSON and a Jellyfish-style .mat text) and the check of its dice.
 
-Every read is for a seated player (`bansugoroku.selectors.table_for_player` decides).
+Every read is for a seated player (`bansugoroku.games.selectors.table_for_player` decides).
 A game's seed stays secret while the game is playing: only its SHA-256 is shown, and
 the dice cannot be checked until the end.
 """
@@ -15,9 +15,9 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Count, Sum
 
-from bansugoroku.errors import GameInProgress, GameNotFound
-from bansugoroku.models import SEAT_COLORS, Game, GameState, Player, Seat, Table, Turn
-from bansugoroku.selectors import dice_name, table_for_player
+from bansugoroku.games.errors import GameInProgress, GameNotFound
+from bansugoroku.games.models import SEAT_COLORS, Game, GameState, Player, Seat, Table, Turn
+from bansugoroku.games.selectors import dice_name, table_for_player
 from engine.dice import derived_dice, seed_commitment
 
 EXPORT_FORMAT = "bansugoroku-game"

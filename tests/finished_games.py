@@ -8,9 +8,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from bansugoroku import services
-from bansugoroku.models import Game, Player, Table, Turn
-from bansugoroku.services import token_hash, view
+from bansugoroku.games import services
+from bansugoroku.games.models import Game, Player, Table, Turn
+from bansugoroku.games.services import token_hash, view
 from engine.plays import apply_moves, hits, legal_plays
 from tests.client import Api
 

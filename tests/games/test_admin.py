@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from bansugoroku.models import Game, Player, Table, Turn
+from bansugoroku.games.models import Game, Player, Table, Turn
 from tests.client import Api, mover, open_table
 
 
@@ -47,27 +47,27 @@ def pages(code: str) -> list[tuple[str, str, str]]:
 
 def test_staff_open_every_changelist_and_change_page(staff, played):
     for model, pk, shown in pages(played):
-        listing = staff.get(f"/admin/bansugoroku/{model}/")
+        listing = staff.get(f"/admin/games/{model}/")
         assert listing.status_code == 200, model
-        page = staff.get(f"/admin/bansugoroku/{model}/{pk}/change/")
+        page = staff.get(f"/admin/games/{model}/{pk}/change/")
         assert page.status_code == 200, model
         assert shown in page.content.decode(), model
-    table_page = staff.get(f"/admin/bansugoroku/table/{pages(played)[1][1]}/change/").content
+    table_page = staff.get(f"/admin/games/table/{pages(played)[1][1]}/change/").content
     assert b"Aiko" in table_page and b"Ben" in table_page, "the seats are shown inline"
 
 
 def test_the_search_finds_a_table_by_code(staff, played):
-    found = staff.get("/admin/bansugoroku/table/", {"q": played.lower()})
+    found = staff.get("/admin/games/table/", {"q": played.lower()})
     assert found.status_code == 200 and played in found.content.decode()
     assert "0-0" in found.content.decode(), "the score column"
 
 
 def test_games_and_turns_cannot_be_added_or_changed(staff, played):
     for model in ("game", "turn", "table"):
-        assert staff.get(f"/admin/bansugoroku/{model}/add/").status_code == 403, model
+        assert staff.get(f"/admin/games/{model}/add/").status_code == 403, model
     game = Game.objects.get(table__code=played)
     before = game.position
-    answer = staff.post(f"/admin/bansugoroku/game/{game.pk}/change/", {"position": "x"})
+    answer = staff.post(f"/admin/games/game/{game.pk}/change/", {"position": "x"})
     assert answer.status_code == 403
     game.refresh_from_db()
     assert game.position == before
@@ -75,17 +75,17 @@ def test_games_and_turns_cannot_be_added_or_changed(staff, played):
 
 def test_the_seed_stays_secret_in_the_admin_while_the_game_is_played(staff, played):
     game = Game.objects.get(table__code=played)
-    page = staff.get(f"/admin/bansugoroku/game/{game.pk}/change/").content.decode()
+    page = staff.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     assert bytes(game.seed).hex() not in page
     assert "secret until the game ends" in page
 
 
 def test_a_players_token_hash_is_not_shown(staff, played):
     player = Player.objects.get(name="Aiko")
-    page = staff.get(f"/admin/bansugoroku/player/{player.pk}/change/").content.decode()
+    page = staff.get(f"/admin/games/player/{player.pk}/change/").content.decode()
     assert player.token_hash not in page
     assert 'name="name"' in page, "the name can be corrected"
 
 
 def test_someone_not_staff_is_sent_to_the_login(played):
-    assert Client().get("/admin/bansugoroku/table/").status_code == 302
+    assert Client().get("/admin/games/table/").status_code == 302

@@ -1,16 +1,18 @@
+"""The site's HTML pages (the home page, where an invitation link lands) and the health check."""
+
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from bansugoroku.errors import TableNotFound
-from bansugoroku.models import Table
-from bansugoroku.services import clean_code
+from bansugoroku.games.errors import TableNotFound
+from bansugoroku.games.models import Table
+from bansugoroku.games.services import clean_code
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "bansugoroku/home.html")
+    return render(request, "front/home.html")
 
 
 @require_safe
@@ -22,7 +24,7 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
         table = None
     seat_free = table is not None and table.seats.filter(player=None, cpu="").exists()
     context = {"code": code.upper()[:12], "table": table, "seat_free": seat_free}
-    return render(request, "bansugoroku/invite.html", context, status=200 if table else 404)
+    return render(request, "front/invite.html", context, status=200 if table else 404)
 
 
 @require_safe

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from bansugoroku import queries
-from bansugoroku.errors import (
+from bansugoroku.games import queries
+from bansugoroku.games.errors import (
     GameOver,
     IllegalMove,
     NotAPlayer,
@@ -29,7 +29,7 @@ from bansugoroku.errors import (
     TableNotFound,
     WrongState,
 )
-from bansugoroku.models import Game, GameState, Player, Seat, Table, TableState, Turn
+from bansugoroku.games.models import Game, GameState, Player, Seat, Table, TableState, Turn
 from engine.dice import derived_dice, seed_commitment
 from engine.notation import format_play, position_id
 from engine.plays import Move, hits, legal_plays

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from bansugoroku import services
-from bansugoroku.models import GameState, Player, TableState, Turn
+from bansugoroku.games import services
+from bansugoroku.games.models import GameState, Player, TableState, Turn
 from engine.notation import position_id
 from engine.rules import Rules
 from tests.engine.helpers import make

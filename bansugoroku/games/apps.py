@@ -1,8 +1,9 @@
 from django.apps import AppConfig
 
 
-class BansugorokuConfig(AppConfig):
+class GamesConfig(AppConfig):
     """The game service: players, tables, games and their history."""
 
-    name = "bansugoroku"
+    name = "bansugoroku.games"
+    label = "games"
     verbose_name = "Ban-sugoroku"

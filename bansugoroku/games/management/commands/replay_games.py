@@ -2,7 +2,7 @@
 
 Replays every game (or the one asked for) from its turns with the engine and prints one
 line per game, or table score, that differs from what the replay gives; exits non-zero
-when any does. See `bansugoroku.replay`.
+when any does. See `bansugoroku.games.replay`.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models import Prefetch
 
-from bansugoroku.models import Game, Seat, Table
-from bansugoroku.replay import replay_game, score_problems
+from bansugoroku.games.models import Game, Seat, Table
+from bansugoroku.games.replay import replay_game, score_problems
 
 
 class Command(BaseCommand):

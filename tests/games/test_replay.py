@@ -6,9 +6,9 @@ from io import StringIO
 
 from django.core.management import CommandError, call_command
 
-from bansugoroku import services
-from bansugoroku.models import Game, Table, Turn
-from bansugoroku.replay import replay_game, score_problems
+from bansugoroku.games import services
+from bansugoroku.games.models import Game, Table, Turn
+from bansugoroku.games.replay import replay_game, score_problems
 from engine.notation import position_id
 from engine.position import Position
 from tests.client import open_table

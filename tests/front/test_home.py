@@ -26,7 +26,7 @@ def test_healthz_reports_database_failure(client, monkeypatch):
     def broken_cursor(*args, **kwargs):
         raise DatabaseError("down")
 
-    monkeypatch.setattr("bansugoroku.views.connection.cursor", broken_cursor)
+    monkeypatch.setattr("bansugoroku.front.views.connection.cursor", broken_cursor)
 
     response = client.get("/healthz")
 
@@ -40,7 +40,7 @@ def test_database_is_postgresql(settings):
 
 @pytest.mark.django_db
 def test_an_invitation_link_shows_the_host_and_the_code(client):
-    from bansugoroku import services
+    from bansugoroku.games import services
     from engine.rules import Rules
 
     host, _ = services.player_create(name="Aiko")

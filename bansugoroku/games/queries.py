@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import connection, models
 
-from bansugoroku.models import Game, Player, Seat, Table, TableState
+from bansugoroku.games.models import Game, Player, Seat, Table, TableState
 
 _MODELS: list[tuple[type[models.Model], str]] = [
     (Seat, "s"),

@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from bansugoroku.models import Game, Player, Seat, Table, Turn
+from bansugoroku.games.models import Game, Player, Seat, Table, Turn
 
 
 class ReadOnly:
