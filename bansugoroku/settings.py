@@ -215,10 +215,23 @@ EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.Emai
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Ban-sugoroku <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
-# Celery (bansugoroku/celery.py reads every CELERY_* setting).
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
+# Celery (bansugoroku/celery.py reads every CELERY_* setting). Without a broker URL the
+# tasks queue as files in the git-ignored .celery/ folder, which a worker on the same
+# machine reads: nothing to install for development. Production sets Redis or RabbitMQ.
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://")
+if CELERY_BROKER_URL == "filesystem://":
+    _QUEUE = BASE_DIR / ".celery" / "queue"
+    _QUEUE.mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_QUEUE),
+        "data_folder_out": str(_QUEUE),
+        "control_folder": str(BASE_DIR / ".celery" / "control"),
+    }
 CELERY_TASK_ALWAYS_EAGER = False
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Events a worker never delivered (broker down, worker killed) are handed on again.
+CELERY_BEAT_SCHEDULE = {"relay-events": {"task": "games.relay_events", "schedule": 60.0}}
 CELERY_TIMEZONE = TIME_ZONE
 
 LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"])

@@ -1,6 +1,6 @@
 """A whole game as one immutable value: everything a game does, and what each step did.
 
-`Game` carries the rules, who started, the position at the start of the turn, whose
+`GameValue` carries the rules, who started, the position at the start of the turn, whose
 turn it is, the dice, the moves sent so far and, once it is over, the result. Each
 change returns a new value; a change that finishes turns also returns them as
 `FinishedTurn` records, the history a server stores and a client is told about.
@@ -12,7 +12,7 @@ source; the game itself never takes randomness from a global.
 
 >>> from engine.dice import SeededDice, roll
 >>> dice = SeededDice(3)
->>> game, _ = Game.start(Rules(), lambda label: roll(dice))
+>>> game, _ = GameValue.start(Rules(), lambda label: roll(dice))
 >>> game.to_move, game.turn_number
 (<Side.BLACK: 0>, 1)
 """
@@ -91,12 +91,12 @@ class FinishedTurn:
 class Step(NamedTuple):
     """What a change gives back: the game after it and the turns it finished, in order."""
 
-    game: Game
+    game: GameValue
     turns: tuple[FinishedTurn, ...] = ()
 
 
 @dataclass(frozen=True)
-class Game:
+class GameValue:
     """A game between Black and White; see the module docstring.
 
     `board` is from Black's side and stands as it was when the current turn began:
@@ -169,19 +169,19 @@ class Game:
         step = after._begin_turn(side.other, roll)
         return Step(step.game, (played, *step.turns))
 
-    def undo(self, side: Side) -> Game:
+    def undo(self, side: Side) -> GameValue:
         """Take back the moves sent this turn; the dice stay as rolled."""
         self._check_mover(side, "only the player to move can undo")
         if not self.pending:
             raise GameError("nothing_to_undo", "no move of this turn to take back")
         return replace(self, pending=())
 
-    def resign(self, side: Side) -> Game:
+    def resign(self, side: Side) -> GameValue:
         """`side` gives up, on its turn or not: the other side wins the game, worth 1."""
         self._check_playing()
         return replace(self, result=Result(Ending.RESIGNED, side.other, 1))
 
-    def abandon(self) -> Game:
+    def abandon(self) -> GameValue:
         """The game ends with no result (its table closed)."""
         self._check_playing()
         return replace(self, result=Result(Ending.ABANDONED, None, 0))

@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.dice import DiceSource, SeededDice, SystemDice, roll
-from engine.game import Game
+from engine.game import GameValue
 from engine.plays import Play, legal_plays
 from engine.position import Position
 from engine.rules import Rules
@@ -42,7 +42,7 @@ def random_game(
     def roller(label: str) -> tuple[int, int]:
         return roll(dice)
 
-    game, finished = Game.start(rules, roller, previous)
+    game, finished = GameValue.start(rules, roller, previous)
     turns = [TurnRecord(t.side.sees(t.board_after), t.dice, Play(())) for t in finished]
     while len(turns) < MAX_TURNS:
         if game.result is not None:

@@ -10,8 +10,9 @@ from typing import Any
 
 from bansugoroku.games import services
 from bansugoroku.games.models import Game, Player, Table, Turn
-from bansugoroku.games.services import token_hash, view
+from bansugoroku.games.store import token_hash
 from engine.plays import apply_moves, hits, legal_plays
+from engine.side import Side
 from tests.client import Api
 
 
@@ -27,7 +28,7 @@ def play_out(code: str, rng: random.Random) -> Game:
         if game.is_over:
             return game
         seat = table.seats.get(number=game.turn_seat)
-        position = view(game.board(), game.turn_seat)
+        position = Side(game.turn_seat).sees(game.board())
         plays = legal_plays(position, (game.dice[0], game.dice[1]), table.rules)
         hitting = [p for p in plays if any(hits(position, p.moves))]
         if hitting and not hit:

@@ -119,13 +119,13 @@ class TablesView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = parse(TableCreateSerializer, request)
-        table = services.table_create(
+        change = services.table_create(
             host=request.user,
             rules=Rules.from_json(dict(data.get("rules", {}))),
             cpu=data.get("cpu_level", "") if data["opponent"] == "cpu" else "",
             entropy=data["entropy"],
         )
-        return state_response(table, request.user, status=201)
+        return state_response(change.table, request.user, status=201)
 
 
 CODE = OpenApiParameter(
@@ -174,22 +174,22 @@ class JoinView(APIView):
         "are limited per address (429 with `Retry-After`), so codes can't be guessed.",
     )
     def post(self, request: Request, code: str) -> Response:
-        table = services.table_join(
+        change = services.table_join(
             player=request.user, code=code, **parse(JoinSerializer, request)
         )
-        return state_response(table, request.user)
+        return state_response(change.table, request.user)
 
 
 class TableActionView(APIView):
     """A change to a table: parse the body, call the service, answer the new state."""
 
-    service: Callable[..., Table]
+    service: Callable[..., services.Change]
     serializer_class: type[Serializer] = VersionSerializer
 
     def post(self, request: Request, code: str) -> Response:
         data = parse(self.serializer_class, request)
-        table = self.service(player=request.user, code=code, **data)
-        return state_response(table, request.user)
+        change = self.service(player=request.user, code=code, **data)
+        return state_response(change.table, request.user)
 
 
 CHANGE = (

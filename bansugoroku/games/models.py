@@ -13,6 +13,7 @@ from django.db.models import Q
 from engine.notation import parse_position_id
 from engine.position import Position
 from engine.rules import Finish, Muji, Rules, Start
+from engine.side import Side
 
 SEAT_COLORS = ("black", "white")
 
@@ -64,6 +65,8 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     closed_reason = models.CharField(max_length=40, blank=True)
+    last_event = models.PositiveIntegerField(default=0)
+    """The sequence number of the table's newest event; the next one is one more."""
 
     def __str__(self) -> str:
         return self.code
@@ -116,6 +119,10 @@ class Seat(models.Model):
     @property
     def color(self) -> str:
         return SEAT_COLORS[self.number]
+
+    @property
+    def side(self) -> Side:
+        return Side(self.number)
 
 
 class GameState(models.TextChoices):
@@ -188,3 +195,47 @@ class Turn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} turn {self.number}"
+
+
+class EventKind(models.TextChoices):
+    PLAYER_JOINED = "player_joined"
+    GAME_STARTED = "game_started"
+    TURN_STARTED = "turn_started"
+    GAME_ENDED = "game_ended"
+    TABLE_CLOSED = "table_closed"
+
+
+class Event(models.Model):
+    """What a change did, written in the change's own transaction: the outbox that the
+    notices, the CPU and live updates read, and the feed a returning client catches up
+    from (`bansugoroku.games.events` builds them)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="events"
+    )
+    sequence = models.PositiveIntegerField()
+    """1, 2, 3, ... per table: a retried request can never write the same event twice."""
+    kind = models.CharField(max_length=16, choices=EventKind.choices)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    """The seat it concerns: who joined, starts, is to move, won; none for a closing."""
+    payload = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    """When a worker handed it on; the relay retries events still without one."""
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "sequence"], name="one_event_per_sequence")
+        ]
+        indexes = [
+            models.Index(
+                fields=["created_at"],
+                name="event_undelivered",
+                condition=Q(delivered_at__isnull=True),
+            )
+        ]
+        ordering = ["table", "sequence"]
+
+    def __str__(self) -> str:
+        return f"{self.table} event {self.sequence} {self.kind}"

@@ -10,6 +10,7 @@ statement built once per shape (`save`). Everything else uses the ORM.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -160,23 +161,23 @@ def player_by_token_hash(token_hash: str) -> Player | None:
 
 
 def save(
-    updates: Sequence[tuple[models.Model, Sequence[str]]], inserts: Sequence[Any] = ()
+    updates: Sequence[tuple[models.Model, Sequence[str]]], inserts: Sequence[models.Model] = ()
 ) -> None:
-    """Write one change in one statement: INSERT the new rows `inserts` (all of one model),
-    then UPDATE each `(instance, field names)` of `updates`, the last as the statement
-    itself and the others as data-modifying CTEs before it.
+    """Write one change in one statement: INSERT the new rows `inserts` (grouped by
+    model, in the order given), then UPDATE each `(instance, field names)` of `updates`,
+    the last as the statement itself and the others as data-modifying CTEs before it.
 
-    A move used to cost up to four round trips (the history's turn, the game, the table,
-    and passes); the statement is built once per shape and prepared by PostgreSQL. The
-    inserted instances get no primary key back: nothing reads them after the write.
+    A move used to cost up to five round trips (the history's turn, passes, events, the
+    game, the table); the statement is built once per shape and prepared by PostgreSQL.
+    The inserted instances get no primary key back: nothing reads them after the write.
     """
     parts: list[str] = []
     values: list[Any] = []
-    if inserts:
-        model = type(inserts[0])
+    for model, rows in itertools.groupby(inserts, key=type):
+        rows = list(rows)
         fields = _insert_fields(model)
-        parts.append(_insert_sql(model, len(inserts)))
-        for instance in inserts:
+        parts.append(_insert_sql(model, len(rows)))
+        for instance in rows:
             values += [
                 f.get_db_prep_save(f.pre_save(instance, add=True), connection) for f in fields
             ]

@@ -1,29 +1,27 @@
 """Replaying the history: the `Turn` rows are the truth, and everything else must agree.
 
-`replay_game` plays a game again with the engine from the starting position, checking
-each turn's dice against the seed, that its moves are a legal complete play, and the
-stored position, notation, hit and points against the replay; then the game's cached
-state (position, turn, dice, result). `score_problems` checks a table's score against its
-games. Each returns the differences as sentences: an empty list means all agree.
+`replay_game` plays a game again with the engine's `GameValue`, rolling from the
+revealed seed and sending each stored play: the turns the replay finishes (plays and
+passes) must be the stored ones, with the same dice, notation, hit, position after and
+points; then the game's cached state (position, turn, dice, pending moves, result) must
+be where the replay ends. `score_problems` checks a table's score against its games.
+Each returns the differences as sentences: an empty list means all agree.
 `manage.py replay_games` runs both over the database.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from bansugoroku.games.models import Game, GameState, Table, Turn
-from bansugoroku.games.services import view
-from engine.dice import derived_dice, seed_commitment
-from engine.notation import NotationError, format_play, parse_position_id, position_id
-from engine.plays import Move, hits
-from engine.position import Position
-from engine.rules import Rules, Start
+from bansugoroku.games.store import roller
+from engine.dice import seed_commitment
+from engine.game import FinishedTurn, GameError, GameValue, Roller
+from engine.notation import NotationError, parse_position_id, position_id
+from engine.plays import Move
+from engine.side import Side
 from engine.turn import IllegalMoveError
-from engine.turn import TurnInProgress as EngineTurn
-
-MAX_OPENING_ROLLS = 100
-"""Ties in the opening roll repeat; this only stops a loop on a broken seed."""
 
 
 class _Stop(Exception):
@@ -33,31 +31,28 @@ class _Stop(Exception):
 def replay_game(game: Game) -> list[str]:
     """How the stored game differs from its replayed history (nothing: they agree)."""
     table = game.table
-    entropy = table.entropy
-    seed = bytes(game.seed)
     problems: list[str] = []
-    if seed_commitment(seed) != game.seed_hash:
+    if seed_commitment(bytes(game.seed)) != game.seed_hash:
         problems.append("the seed's SHA-256 is not the published seed_sha256")
-    problems += _start_problems(game, table.rules, seed, entropy)
-    board, seat, won = Position.start(), game.starter, 0
+    roll = roller(table, game)
+    value, finished = GameValue.start(table.rules, roll, _previous_starter(game))
+    if [list(r) for r in value.opening_rolls] != game.opening_rolls:
+        shown = [list(r) for r in value.opening_rolls]
+        problems.append(f"opening rolls {game.opening_rolls}, the seed gives {shown}")
+    if game.starter != value.starter:
+        problems.append(f"seat {game.starter} started, the rules give seat {value.starter:d}")
+        value = replace(value, starter=Side(game.starter), to_move=Side(game.starter))
+    waiting = list(finished)
     turns = list(game.turns.all())
     try:
-        for expected_number, turn in enumerate(turns, start=1):
-            if won:
-                raise _Stop(f"turn {turn.number} follows the turn that won the game")
-            if turn.number != expected_number:
-                raise _Stop(f"turn {turn.number} is where turn {expected_number} should be")
-            if turn.seat != seat:
-                raise _Stop(f"turn {turn.number} was played by seat {turn.seat}, not {seat}")
-            derived = derived_dice(seed, entropy, str(turn.number))
-            if turn.dice != derived:
-                problems.append(f"turn {turn.number}: dice {turn.dice}, the seed gives {derived}")
-            board, won, found = _replay_turn(turn, board, seat, table.rules)
-            problems += found
-            seat = 1 - seat
+        for stored in turns:
+            if not waiting:
+                value, waiting, found = _play(value, stored, roll)
+                problems += found
+            problems += _compare(stored, waiting.pop(0))
     except _Stop as stop:
         return [*problems, f"{stop}; the replay stops there"]
-    return problems + _cache_problems(game, board, seat, won, len(turns), seed, entropy)
+    return problems + _cache_problems(game, value)
 
 
 def score_problems(table: Table, games: Iterable[Game]) -> list[str]:
@@ -78,57 +73,66 @@ def score_problems(table: Table, games: Iterable[Game]) -> list[str]:
     return problems
 
 
-def _start_problems(game: Game, rules: Rules, seed: bytes, entropy: tuple[str, str]) -> list[str]:
-    """Who starts: by the opening rolls under `roll`, turn about under `alternate`."""
-    if rules.start is Start.ROLL:
-        rolls: list[list[int]] = []
-        while len(rolls) < MAX_OPENING_ROLLS and (not rolls or rolls[-1][0] == rolls[-1][1]):
-            rolls.append(derived_dice(seed, entropy, f"opening-{len(rolls) + 1}"))
-        starter = 0 if rolls[-1][0] > rolls[-1][1] else 1
-    else:
-        rolls, starter = [], (game.number - 1) % 2
-    problems = []
-    if game.opening_rolls != rolls:
-        problems.append(f"opening rolls {game.opening_rolls}, the seed gives {rolls}")
-    if game.starter != starter:
-        problems.append(f"seat {game.starter} started, the rules give seat {starter}")
-    return problems
+def _previous_starter(game: Game) -> Side | None:
+    """Who started the table's game before this one, which decides who starts under
+    `alternate`."""
+    before = game.table.games.filter(number=game.number - 1).values_list("starter", flat=True)
+    return next((Side(starter) for starter in before), None)
 
 
-def _replay_turn(
-    stored: Turn, board: Position, seat: int, rules: Rules
-) -> tuple[Position, int, list[str]]:
-    """One stored turn played again: the position after it, its points, what differs."""
+def _play(
+    value: GameValue, stored: Turn, roll: Roller
+) -> tuple[GameValue, list[FinishedTurn], list[str]]:
+    """Send the stored turn's moves to the replayed game, with the stored dice when the
+    seed's differ (that is reported, and the replay goes on with what was played)."""
     number = stored.number
-    moves = _moves(stored.moves, number)
-    mover = view(board, seat)
-    try:
-        played = EngineTurn(mover, (stored.dice[0], stored.dice[1]), rules).play_all(moves)
-    except IllegalMoveError as exc:
-        raise _Stop(f"turn {number}: {stored.notation} is not legal: {exc.message}") from None
-    if not played.complete:
-        raise _Stop(f"turn {number}: {stored.notation} leaves a die that could be played")
-    after = view(played.current, seat)
+    if value.is_over:
+        raise _Stop(f"turn {number} follows the end of the game")
+    if number != value.turn_number:
+        raise _Stop(f"turn {number} is where turn {value.turn_number} should be")
+    if stored.seat != value.to_move:
+        raise _Stop(f"turn {number} was played by seat {stored.seat}, not {value.to_move:d}")
     problems = []
+    if stored.dice != list(value.dice):
+        problems.append(f"turn {number}: dice {stored.dice}, the seed gives {list(value.dice)}")
+        value = replace(value, dice=(stored.dice[0], stored.dice[1]))
     try:
-        if parse_position_id(stored.position_after) != after:
+        after, finished = value.play(value.to_move, _moves(stored.moves, number), roll)
+    except (IllegalMoveError, GameError) as exc:
+        raise _Stop(f"turn {number}: {stored.notation} is not legal: {exc}") from None
+    if not finished:
+        raise _Stop(f"turn {number}: {stored.notation} leaves a die that could be played")
+    return after, list(finished), problems
+
+
+def _compare(stored: Turn, replayed: FinishedTurn) -> list[str]:
+    number = stored.number
+    if (stored.number, stored.seat) != (replayed.number, replayed.side):
+        raise _Stop(
+            f"turn {number} of seat {stored.seat} is where the replay has turn "
+            f"{replayed.number} of seat {replayed.side:d}"
+        )
+    if replayed.is_pass and stored.moves:
+        raise _Stop(f"turn {number}: {stored.notation} was played where no move is legal")
+    problems = []
+    if stored.dice != list(replayed.dice):
+        problems.append(f"turn {number}: dice {stored.dice}, the seed gives {list(replayed.dice)}")
+    try:
+        if parse_position_id(stored.position_after) != replayed.board_after:
             problems.append(
                 f"turn {number}: position after {stored.position_after}, "
-                f"the replay gives {position_id(after)}"
+                f"the replay gives {position_id(replayed.board_after)}"
             )
     except NotationError:
         problems.append(f"turn {number}: position after {stored.position_after!r} is no position")
-    notation = format_play(mover, moves)
-    if stored.notation != notation:
-        problems.append(
-            f"turn {number}: notation {stored.notation!r}, the replay gives {notation!r}"
-        )
-    hit = any(hits(mover, moves))
-    if stored.hit != hit:
-        problems.append(f"turn {number}: hit {stored.hit}, the replay gives {hit}")
-    if stored.points != played.points:
-        problems.append(f"turn {number}: points {stored.points}, the replay gives {played.points}")
-    return after, played.points, problems
+    for name, mine, theirs in (
+        ("notation", stored.notation, replayed.notation),
+        ("hit", stored.hit, replayed.hit),
+        ("points", stored.points, replayed.points),
+    ):
+        if mine != theirs:
+            problems.append(f"turn {number}: {name} {mine!r}, the replay gives {theirs!r}")
+    return problems
 
 
 def _moves(value: object, number: int) -> list[Move]:
@@ -139,56 +143,52 @@ def _moves(value: object, number: int) -> list[Move]:
     raise _Stop(f"turn {number}: moves {value!r} are not a list of [from, to]")
 
 
-def _cache_problems(
-    game: Game,
-    board: Position,
-    seat: int,
-    won: int,
-    turns: int,
-    seed: bytes,
-    entropy: tuple[str, str],
-) -> list[str]:
-    """The game row against the end of the replay: `seat` is the next to move."""
+def _cache_problems(game: Game, value: GameValue) -> list[str]:
+    """The game row against the end of the replay."""
     problems = []
     try:
-        if game.board() != board:
-            problems.append(f"position {game.position}, the replay gives {position_id(board)}")
+        if game.board() != value.board:
+            problems.append(
+                f"position {game.position}, the replay gives {position_id(value.board)}"
+            )
     except NotationError:
         problems.append(f"position {game.position!r} is no position")
-    result = (game.state, game.winner, game.points)
-    if won:
-        numbers, expected = {turns}, (GameState.WON, 1 - seat, won)
-    elif game.state in (GameState.PLAYING, GameState.WON):
-        numbers, expected = {turns + 1}, (GameState.PLAYING, None, 0)
-    elif game.state == GameState.RESIGNED:  # by either seat: the winner is not in the turns
-        winner = game.winner if game.winner in (0, 1) else "the other seat"
-        numbers, expected = {turns + 1}, (GameState.RESIGNED, winner, 1)
-    else:  # abandoned: by a table closing mid-turn, or after a pass when nobody can move
-        numbers, expected = {turns, turns + 1}, (GameState.ABANDONED, None, 0)
-    if result != expected:
+    if value.result is None and game.state == GameState.RESIGNED and game.winner in (0, 1):
+        value = value.resign(Side(game.winner).other)  # by either seat, at any moment
+    elif value.result is None and game.state == GameState.ABANDONED:
+        value = value.abandon()  # its table closed
+    result = value.result
+    expected = (
+        (result.ending.value, result.winner, result.points)
+        if result
+        else (
+            GameState.PLAYING,
+            None,
+            0,
+        )
+    )
+    stored = (game.state, game.winner, game.points)
+    if stored != expected:
         problems.append(
             "state {}, winner {}, points {}; the replay gives {}, winner {}, points {}".format(
-                *result, *expected
+                *stored, *expected
             )
         )
-    if game.turn_number not in numbers:
-        shown = " or ".join(str(n) for n in sorted(numbers))
-        problems.append(f"turn number {game.turn_number}, the replay gives {shown}")
-    elif game.turn_number and game.dice != derived_dice(seed, entropy, str(game.turn_number)):
+    if game.turn_number != value.turn_number:
+        problems.append(f"turn number {game.turn_number}, the replay gives {value.turn_number}")
+    elif game.turn_number and game.dice != list(value.dice):
         problems.append(f"dice {game.dice} are not the seed's for turn {game.turn_number}")
-    if game.state == GameState.PLAYING and not won:
-        problems += _pending_problems(game, board, seat)
+    if game.state == GameState.PLAYING and value.result is None:
+        problems += _pending_problems(game, value)
     return problems
 
 
-def _pending_problems(game: Game, board: Position, seat: int) -> list[str]:
+def _pending_problems(game: Game, value: GameValue) -> list[str]:
     """A game being played: whose turn it is, and the moves sent so far."""
-    if game.turn_seat != seat:
-        return [f"seat {game.turn_seat} is to move, the replay gives seat {seat}"]
+    if game.turn_seat != value.to_move:
+        return [f"seat {game.turn_seat} is to move, the replay gives seat {value.to_move:d}"]
     try:
-        pending = _moves(game.pending, game.turn_number)
-        turn = EngineTurn(view(board, seat), (game.dice[0], game.dice[1]), game.table.rules)
-        if turn.play_all(pending).complete:
+        if value.turn.play_all(_moves(game.pending, game.turn_number)).complete:
             return [f"the pending moves {game.pending} complete the turn but it was not ended"]
     except (_Stop, IllegalMoveError):
         return [f"the pending moves {game.pending} are not the start of a legal play"]

@@ -12,11 +12,11 @@ from django.conf import settings
 
 from bansugoroku.games import queries
 from bansugoroku.games.models import Game, Player, Seat, Table, TableState
-from bansugoroku.games.services import clean_code, load_table, seat_of, view
+from bansugoroku.games.store import clean_code, game_value, load_table, seat_of
 from engine.names import point_name, roll_name, spoken_roll
 from engine.notation import format_play, position_id
 from engine.position import Position
-from engine.turn import TurnInProgress as EngineTurn
+from engine.side import Side
 
 
 def table_for_player(*, code: str, player: Player) -> Table:
@@ -51,7 +51,7 @@ def invite_url(table: Table) -> str:
 def table_state(table: Table, player: Player) -> dict[str, Any]:
     """The whole table from the side of `player`, who sits at it."""
     seat = seat_of(table, player)
-    me, other = seat.number, 1 - seat.number
+    me, other = seat.side, seat.side.other
     score = table.score
     return {
         "code": table.code,
@@ -71,14 +71,14 @@ def table_summary(seat: Seat, opponent: Seat) -> dict[str, Any]:
     """One line of "my tables"."""
     table = seat.table
     game = table.current_game
-    me = seat.number
+    me = seat.side
     return {
         "code": table.code,
         "state": table.state,
         "version": table.version,
         "you": {"seat": me, "color": seat.color},
         "opponent": _seat(opponent, me),
-        "score": {"you": table.score[me], "opponent": table.score[1 - me]},
+        "score": {"you": table.score[me], "opponent": table.score[me.other]},
         "your_turn": bool(
             game and not game.is_over and table.state == TableState.PLAYING and game.turn_seat == me
         ),
@@ -87,7 +87,7 @@ def table_summary(seat: Seat, opponent: Seat) -> dict[str, Any]:
     }
 
 
-def _seat(seat: Seat, me: int) -> dict[str, Any]:
+def _seat(seat: Seat, me: Side) -> dict[str, Any]:
     return {
         "seat": seat.number,
         "color": seat.color,
@@ -104,8 +104,8 @@ def dice_name(dice: tuple[int, int]) -> dict[str, str]:
     return {"kanji": name.kanji, "reading": name.reading, "spoken": spoken_roll(dice)}
 
 
-def _game(table: Table, game: Game, me: int) -> dict[str, Any]:
-    board = view(game.board(), me)
+def _game(table: Table, game: Game, me: Side) -> dict[str, Any]:
+    board = me.sees(game.board())
     mine = game.turn_seat == me and not game.is_over
     turn_info: dict[str, Any] | None = None
     shown = board
@@ -119,7 +119,7 @@ def _game(table: Table, game: Game, me: int) -> dict[str, Any]:
             "dice_name": dice_name(dice),
         }
         if mine:
-            turn = EngineTurn(board, dice, table.rules, tuple((m[0], m[1]) for m in game.pending))
+            turn = game_value(table, game).turn
             shown = turn.current
             turn_info |= {
                 "pending": [list(m) for m in turn.played],

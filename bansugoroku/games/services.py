@@ -1,59 +1,52 @@
 """Every change to players, tables and games: one function each, keyword-only.
 
-Each table change runs in a transaction holding the table row (`select_for_update`),
-checks the version the client last saw, asks the engine, changes the instances in
-memory, and ends with `_save`: one statement that writes the history's new turns, the
-game and the table with its version bumped. Nothing else writes game state.
+A table change runs in a transaction: lock the table row (`store.lock_table`, which
+checks the version the client last saw), load the game as an engine value, apply the
+change to it, and persist with `_commit`: one statement that writes the history's new
+turns, the events, the game and the table with its version bumped. It returns the
+table and the events it wrote, which go to Celery once the transaction commits.
+Nothing else writes game state.
 """
 
 from __future__ import annotations
 
-import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 
-from django.db import IntegrityError, connection, transaction
-from django.utils import timezone
+from django.db import IntegrityError, transaction
 
-from bansugoroku.games import queries
+from bansugoroku.games import events, outbox, queries, store
 from bansugoroku.games.errors import (
     GameOver,
     IllegalMove,
-    NotAPlayer,
     NothingToUndo,
     NotTheHost,
     NotYourTurn,
-    StaleState,
+    ServiceError,
     TableClosed,
     TableFull,
-    TableNotFound,
     WrongState,
 )
-from bansugoroku.games.models import Game, GameState, Player, Seat, Table, TableState, Turn
-from engine.dice import derived_dice, seed_commitment
-from engine.notation import format_play, position_id
-from engine.plays import Move, hits, legal_plays
+from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState, Turn
+from bansugoroku.games.store import CODE_ALPHABET, CODE_LENGTH, lock_table, seat_of, token_hash
+from engine.dice import seed_commitment
+from engine.game import GameError, GameValue, Step
+from engine.notation import position_id
+from engine.plays import Move
 from engine.position import Position
-from engine.rules import Rules, Start
+from engine.rules import Rules
+from engine.side import Side
 from engine.turn import IllegalMoveError
-from engine.turn import TurnInProgress as EngineTurn
-
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-"""No 0/O or 1/I/L: a code read aloud or from a screen cannot be mistaken."""
-CODE_LENGTH = 6
 
 
-def clean_code(code: str) -> str:
-    """A join code as stored (upper case), or TableNotFound for what cannot be one."""
-    code = code.upper()
-    if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
-        raise TableNotFound(f"no table with code {code[:12]!r}")
-    return code
+@dataclass(frozen=True)
+class Change:
+    """What a table change did: the table after it, and the events it wrote."""
 
-
-def token_hash(token: str) -> str:
-    """Tokens are 256 random bits, so a plain SHA-256 is as strong as a slow hash here."""
-    return hashlib.sha256(token.encode()).hexdigest()
+    table: Table
+    events: Sequence[Event] = ()
 
 
 def player_create(*, name: str, locale: str = "en") -> tuple[Player, str]:
@@ -72,7 +65,7 @@ def player_update(*, player: Player, name: str | None = None, locale: str | None
     return player
 
 
-def table_create(*, host: Player, rules: Rules, cpu: str = "", entropy: str = "") -> Table:
+def table_create(*, host: Player, rules: Rules, cpu: str = "", entropy: str = "") -> Change:
     """A table with the host in the first seat (Black); the second seat free or the CPU's."""
     for _ in range(10):
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -88,23 +81,23 @@ def table_create(*, host: Player, rules: Rules, cpu: str = "", entropy: str = ""
                 )
                 Seat.objects.bulk_create(
                     [
-                        Seat(table=table, number=0, player=host, entropy=entropy),
-                        Seat(table=table, number=1, cpu=cpu),
+                        Seat(table=table, number=Side.BLACK, player=host, entropy=entropy),
+                        Seat(table=table, number=Side.WHITE, cpu=cpu),
                     ]
                 )
         except IntegrityError:
             continue  # the code was taken: 1 in ~900 million per existing table
-        return table
+        return Change(table)
     raise RuntimeError("no free table code after 10 tries")
 
 
-def table_join(*, player: Player, code: str, entropy: str = "") -> Table:
+def table_join(*, player: Player, code: str, entropy: str = "") -> Change:
     """Take the free seat. Joining a table you already sit at changes nothing."""
     with transaction.atomic():
-        table = _lock(code)
+        table = lock_table(code)
         seats = list(table.seats.all())
         if any(seat.player_id == player.pk for seat in seats):
-            return table
+            return Change(table)
         if table.state == TableState.CLOSED:
             raise TableClosed("this table is closed")
         free = next((s for s in seats if s.player_id is None and not s.cpu), None)
@@ -113,130 +106,89 @@ def table_join(*, player: Player, code: str, entropy: str = "") -> Table:
         free.player, free.entropy = player, entropy
         free.save(update_fields=["player", "entropy"])
         table.state = TableState.READY
-        _save(table)
-        return table
+        return _commit(table, None, (), [events.player_joined(table, free.side, player.name)])
 
 
-def table_start(*, player: Player, code: str, version: int) -> Table:
+def table_start(*, player: Player, code: str, version: int) -> Change:
     """The host starts the first game once both seats are taken."""
     with transaction.atomic():
-        table = _lock(code, version)
+        table = lock_table(code, version)
         seat_of(table, player)
         if table.host_id != player.pk:
             raise NotTheHost("only the host starts the first game")
         if table.state != TableState.READY:
             raise WrongState(f"the table is {table.get_state_display()}, not ready to start")
-        _new_game(table, number=1, starter=0)
-        return table
+        return _new_game(table, number=1, previous=None)
 
 
-def game_play_again(*, player: Player, code: str, version: int) -> Table:
+def game_play_again(*, player: Player, code: str, version: int) -> Change:
     """The next game at the table; the score carries over."""
     with transaction.atomic():
-        table = _lock(code, version)
+        table = lock_table(code, version)
         seat_of(table, player)
         if table.state != TableState.BETWEEN_GAMES:
             raise WrongState("a new game starts only after one has ended")
         last = table.current_game
         assert last is not None
-        _new_game(table, number=last.number + 1, starter=1 - last.starter)
-        return table
+        return _new_game(table, number=last.number + 1, previous=Side(last.starter))
 
 
-def game_resign(*, player: Player, code: str, version: int) -> Table:
+def game_resign(*, player: Player, code: str, version: int) -> Change:
     """Give up the current game: the other seat wins it, worth 1."""
     with transaction.atomic():
-        table = _lock(code, version)
-        seat = seat_of(table, player)
+        table = lock_table(code, version)
+        side = seat_of(table, player).side
         game = _current_game(table)
-        _end_game(table, game, GameState.RESIGNED, winner=1 - seat.number, points=1)
-        _save(table, game)
-        return table
+        with _refusals():
+            after = store.game_value(table, game).resign(side)
+        return _step(table, game, Step(after))
 
 
-def game_move(*, player: Player, code: str, version: int, moves: Sequence[Move]) -> Table:
+def game_move(*, player: Player, code: str, version: int, moves: Sequence[Move]) -> Change:
     """Play one or more die moves of the caller's turn; a complete play ends the turn."""
     with transaction.atomic():
-        table = _lock(code, version)
-        seat = seat_of(table, player)
+        table = lock_table(code, version)
+        side = seat_of(table, player).side
         game = _current_game(table)
-        if game.turn_seat != seat.number:
-            raise NotYourTurn("wait for your opponent's move")
-        turn = _engine_turn(table, game)
-        for index, move in enumerate(moves):
+        value = store.game_value(table, game)
+        with _refusals():
             try:
-                turn = turn.play(move)
+                step = value.play(side, moves, store.roller(table, game))
             except IllegalMoveError as exc:
+                index = exc.index or 0
                 raise IllegalMove(
-                    exc.message, reason=exc.reason.value, move=list(move), index=index
+                    exc.message, reason=exc.reason.value, move=list(moves[index]), index=index
                 ) from None
-        if turn.complete:
-            _save(table, game, _end_turn(table, game, turn))
-        else:
-            game.pending = [list(m) for m in turn.played]
-            _save(table, game)
-        return table
+        return _step(table, game, step)
 
 
-def turn_undo(*, player: Player, code: str, version: int) -> Table:
+def turn_undo(*, player: Player, code: str, version: int) -> Change:
     """Take back this turn's moves; the dice stay as rolled."""
     with transaction.atomic():
-        table = _lock(code, version)
-        seat = seat_of(table, player)
+        table = lock_table(code, version)
+        side = seat_of(table, player).side
         game = _current_game(table)
-        if game.turn_seat != seat.number:
-            raise NotYourTurn("only the player to move can undo")
-        if not game.pending:
-            raise NothingToUndo("no move of this turn to take back")
-        game.pending = []
-        _save(table, game)
-        return table
+        with _refusals():
+            after = store.game_value(table, game).undo(side)
+        return _step(table, game, Step(after))
 
 
 # Helpers: each expects to run inside the transaction that holds the table row.
 
-
-def load_table(code: str, *, lock: bool = False) -> Table:
-    """The table with its game and both seats with their players, in one query.
-
-    With `lock` it takes the table row FOR UPDATE. The seats are handed to the table's
-    prefetch cache, so `table.seats.all()` costs nothing after.
-    """
-    rows = queries.table_rows(clean_code(code), lock=lock)
-    if not rows:
-        raise TableNotFound(f"no table with code {code}")
-    table, game = rows[0][2], rows[0][3]
-    table.current_game = game
-    seats = []
-    for seat, player, _, _ in rows:
-        seat.player, seat.table = player, table
-        seats.append(seat)
-    # What prefetch_related_objects itself does with the rows it fetched; Django has no
-    # public way to hand it rows already in hand.
-    cached = table.seats.all()
-    cached._result_cache, cached._prefetch_done = seats, True
-    table._prefetched_objects_cache = {"seats": cached}
-    return table
+_REFUSALS: dict[str, type[ServiceError]] = {
+    "not_your_turn": NotYourTurn,
+    "game_over": GameOver,
+    "nothing_to_undo": NothingToUndo,
+}
 
 
-def _lock(code: str, version: int | None = None) -> Table:
-    if not connection.in_atomic_block:
-        raise RuntimeError("a table is locked only inside a transaction")
-    table = load_table(code, lock=True)
-    if version is not None and version != table.version:
-        raise StaleState(
-            f"you saw version {version}, the table is at {table.version}: fetch it again",
-            version=table.version,
-        )
-    return table
-
-
-def seat_of(table: Table, player: Player) -> Seat:
-    """The caller's seat at the table; NotAPlayer unless `player` sits at it."""
-    for seat in table.seats.all():
-        if seat.player_id == player.pk:
-            return seat
-    raise NotAPlayer("you do not sit at this table; join it with its code first")
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """The engine's refusals as the API's errors, each with its stable code."""
+    try:
+        yield
+    except GameError as exc:
+        raise _REFUSALS[exc.code](exc.message) from None
 
 
 def _current_game(table: Table) -> Game:
@@ -248,12 +200,61 @@ def _current_game(table: Table) -> Game:
     return game
 
 
-TABLE_FIELDS = ["version", "state", "score_black", "score_white", "current_game", "updated_at"]
+def _new_game(table: Table, *, number: int, previous: Side | None) -> Change:
+    seed = secrets.token_bytes(32)
+    game = Game.objects.create(
+        table=table,
+        number=number,
+        starter=Side.BLACK,
+        seed=seed,
+        seed_hash=seed_commitment(seed),
+        position=position_id(Position.start()),
+        turn_seat=Side.BLACK,
+    )
+    table.current_game = game
+    table.state = TableState.PLAYING
+    step = GameValue.start(table.rules, store.roller(table, game), previous)
+    return _step(table, game, step, started=True)
+
+
+def _step(table: Table, game: Game, step: Step, *, started: bool = False) -> Change:
+    """Persist an engine step: the game row, the history's new turns and the events."""
+    store.write_game(table, game, step.game)
+    if step.game.result is not None:
+        table.state = TableState.BETWEEN_GAMES
+    turns = [
+        Turn(
+            game=game,
+            number=t.number,
+            seat=t.side,
+            dice=list(t.dice),
+            moves=[list(m) for m in t.moves],
+            notation=t.notation,
+            hit=t.hit,
+            position_after=position_id(t.board_after),
+            points=t.points,
+        )
+        for t in step.turns
+    ]
+    return _commit(table, game, turns, events.after_step(table, game, step, started=started))
+
+
+TABLE_FIELDS = [
+    "version",
+    "state",
+    "score_black",
+    "score_white",
+    "current_game",
+    "last_event",
+    "updated_at",
+]
 GAME_FIELDS = [
     "state",
     "winner",
     "points",
     "ended_at",
+    "starter",
+    "opening_rolls",
     "turn_number",
     "turn_seat",
     "dice",
@@ -263,119 +264,14 @@ GAME_FIELDS = [
 """What a change may alter: the table's and the game's columns that are written back."""
 
 
-def _save(table: Table, game: Game | None = None, turns: Sequence[Turn] = ()) -> None:
-    """Write a change in one statement: the new turns of the history, the game, and the
-    table with its version bumped. Helpers change instances; only this writes them."""
+def _commit(
+    table: Table, game: Game | None, turns: Sequence[Turn], written: Sequence[Event]
+) -> Change:
+    """Write a change in one statement: the history's new turns, the events, the game,
+    and the table with its version bumped; the events go to Celery after the commit.
+    Helpers change instances; only this writes them."""
     table.version += 1
     updates = [(game, GAME_FIELDS)] if game else []
-    queries.save([*updates, (table, TABLE_FIELDS)], turns)
-
-
-def view(board: Position, seat: int) -> Position:
-    """A position stored from Black's side, seen from `seat` (and back: it is its own inverse)."""
-    return board if seat == 0 else board.flipped()
-
-
-def _engine_turn(table: Table, game: Game) -> EngineTurn:
-    mover_view = view(game.board(), game.turn_seat)
-    played = tuple((m[0], m[1]) for m in game.pending)
-    return EngineTurn(mover_view, (game.dice[0], game.dice[1]), table.rules, played)
-
-
-def _new_game(table: Table, *, number: int, starter: int) -> Game:
-    seed = secrets.token_bytes(32)
-    opening: list[list[int]] = []
-    if table.rules.start is Start.ROLL:
-        while not opening or opening[-1][0] == opening[-1][1]:
-            opening.append(derived_dice(seed, table.entropy, f"opening-{len(opening) + 1}"))
-        starter = 0 if opening[-1][0] > opening[-1][1] else 1
-    game = Game.objects.create(
-        table=table,
-        number=number,
-        starter=starter,
-        opening_rolls=opening,
-        seed=seed,
-        seed_hash=seed_commitment(seed),
-        position=position_id(Position.start()),
-        turn_seat=starter,
-    )
-    table.current_game = game
-    table.state = TableState.PLAYING
-    _save(table, game, _begin_turn(table, game, starter))
-    return game
-
-
-def _begin_turn(table: Table, game: Game, seat: int) -> list[Turn]:
-    """Roll for `seat`; a roll with no legal move is a pass, and the next is rolled.
-    Returns the passes, for the history."""
-    rules, entropy = table.rules, table.entropy
-    passes: list[Turn] = []
-    while True:
-        game.turn_number += 1
-        game.turn_seat = seat
-        game.dice = derived_dice(bytes(game.seed), entropy, str(game.turn_number))
-        game.pending = []
-        mover_view = view(game.board(), seat)
-        if legal_plays(mover_view, (game.dice[0], game.dice[1]), rules)[0].moves:
-            break
-        passes.append(
-            Turn(
-                game=game,
-                number=game.turn_number,
-                seat=seat,
-                dice=game.dice,
-                moves=[],
-                notation=format_play(mover_view, ()),
-                position_after=game.position,
-            )
-        )
-        if _stuck(mover_view, rules):
-            _end_game(table, game, GameState.ABANDONED, winner=None, points=0)
-            return passes
-        seat = 1 - seat
-    return passes
-
-
-def _stuck(mover_view: Position, rules: Rules) -> bool:
-    """Neither side can move with any roll: both have a stone on the bar facing a closed home."""
-    rolls = [(a, b) for a in range(1, 7) for b in range(a, 7)]
-    return all(
-        not legal_plays(side, roll, rules)[0].moves
-        for side in (mover_view, mover_view.flipped())
-        for roll in rolls
-    )
-
-
-def _end_turn(table: Table, game: Game, turn: EngineTurn) -> list[Turn]:
-    """Close the mover's turn; returns the history's new turns (the play, then passes)."""
-    seat = game.turn_seat
-    after = view(turn.current, seat)
-    game.position = position_id(after)
-    played = Turn(
-        game=game,
-        number=game.turn_number,
-        seat=seat,
-        dice=game.dice,
-        moves=[list(m) for m in turn.played],
-        notation=format_play(turn.position, turn.played),
-        hit=any(hits(turn.position, turn.played)),
-        position_after=game.position,
-        points=turn.points,
-    )
-    if turn.points:
-        game.pending = []
-        _end_game(table, game, GameState.WON, winner=seat, points=turn.points)
-        return [played]
-    return [played, *_begin_turn(table, game, 1 - seat)]
-
-
-def _end_game(
-    table: Table, game: Game, state: GameState, *, winner: int | None, points: int
-) -> None:
-    game.state, game.winner, game.points = state, winner, points
-    game.ended_at = timezone.now()
-    if winner == 0:
-        table.score_black += points
-    elif winner == 1:
-        table.score_white += points
-    table.state = TableState.BETWEEN_GAMES
+    queries.save([*updates, (table, TABLE_FIELDS)], [*turns, *written])
+    outbox.hand_on_after_commit(table.pk, written)
+    return Change(table, written)

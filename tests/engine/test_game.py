@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.dice import SeededDice, roll
-from engine.game import Ending, FinishedTurn, Game, GameError, Result
+from engine.game import Ending, FinishedTurn, GameError, GameValue, Result
 from engine.notation import position_id
 from engine.plays import legal_plays
 from engine.position import Position
@@ -33,22 +33,24 @@ class Scripted:
         return self.rolls.pop(0)
 
 
-def at(board: Position, to_move: Side, dice: tuple[int, int]) -> Game:
+def at(board: Position, to_move: Side, dice: tuple[int, int]) -> GameValue:
     """A game in the middle: `board` from Black's side, `to_move` to play `dice`."""
-    return Game(Rules(), Side.BLACK, board, 7, to_move, dice)
+    return GameValue(Rules(), Side.BLACK, board, 7, to_move, dice)
 
 
 def test_black_starts_the_first_game_and_the_start_then_alternates():
-    first = Game.start(Rules(), Scripted((3, 1))).game
+    first = GameValue.start(Rules(), Scripted((3, 1))).game
     assert first.starter is Side.BLACK and first.to_move is Side.BLACK
-    second = Game.start(Rules(), Scripted((3, 1)), previous=first.starter).game
+    second = GameValue.start(Rules(), Scripted((3, 1)), previous=first.starter).game
     assert second.starter is Side.WHITE and second.to_move is Side.WHITE
-    assert Game.start(Rules(), Scripted((3, 1)), previous=Side.WHITE).game.starter is Side.BLACK
+    assert (
+        GameValue.start(Rules(), Scripted((3, 1)), previous=Side.WHITE).game.starter is Side.BLACK
+    )
 
 
 def test_under_roll_ties_are_rolled_again_and_the_higher_die_starts():
     roller = Scripted((4, 4), (2, 2), (2, 5), (6, 1))
-    game = Game.start(ROLL, roller, previous=Side.WHITE).game
+    game = GameValue.start(ROLL, roller, previous=Side.WHITE).game
     assert game.opening_rolls == ((4, 4), (2, 2), (2, 5))
     assert game.starter is Side.WHITE and game.to_move is Side.WHITE
     assert game.dice == (6, 1), "the starter rolls both dice afresh"
@@ -57,7 +59,7 @@ def test_under_roll_ties_are_rolled_again_and_the_higher_die_starts():
 
 def test_a_move_is_kept_pending_until_the_play_is_complete():
     roller = Scripted((3, 1), (5, 2))
-    game = Game.start(Rules(), roller).game
+    game = GameValue.start(Rules(), roller).game
     half, turns = game.play(Side.BLACK, [(8, 5)], roller)
     assert turns == () and half.pending == ((8, 5),) and half.turn_number == 1
     assert half.turn.remaining_dice == (1,)
@@ -69,7 +71,7 @@ def test_a_move_is_kept_pending_until_the_play_is_complete():
 
 
 def test_a_refused_move_says_which_and_why_and_changes_nothing():
-    game = Game.start(Rules(), Scripted((3, 1))).game
+    game = GameValue.start(Rules(), Scripted((3, 1))).game
     with pytest.raises(IllegalMoveError) as refused:
         game.play(Side.BLACK, [(8, 5), (24, 20)], Scripted())
     assert refused.value.index == 1 and refused.value.reason is Reason.NO_DIE
@@ -80,7 +82,7 @@ def test_a_refused_move_says_which_and_why_and_changes_nothing():
 
 
 def test_undo_takes_back_the_turns_moves_and_keeps_the_dice():
-    game = Game.start(Rules(), Scripted((3, 1))).game
+    game = GameValue.start(Rules(), Scripted((3, 1))).game
     with pytest.raises(GameError, match="no move") as nothing:
         game.undo(Side.BLACK)
     assert nothing.value.code == "nothing_to_undo"
@@ -106,7 +108,7 @@ def test_a_roll_with_no_legal_move_is_a_pass_and_the_other_side_rolls():
 def test_when_neither_side_can_ever_move_the_game_ends_with_no_result():
     closed = {1: 3, 2: 3, 3: 2, 4: 2, 5: 2, 6: 2}
     board = make(closed, {25 - p: n for p, n in closed.items()}, bar=(1, 1))
-    game = Game(Rules(), Side.BLACK, board, 0, Side.BLACK, (0, 0))
+    game = GameValue(Rules(), Side.BLACK, board, 0, Side.BLACK, (0, 0))
     after, turns = game._begin_turn(Side.BLACK, Scripted((3, 2)))
     assert after.result == Result(Ending.ABANDONED, None, 0)
     assert [t.is_pass for t in turns] == [True]
@@ -124,7 +126,7 @@ def test_a_winning_play_ends_the_game_with_its_value():
 
 
 def test_either_side_may_resign_at_any_moment_and_the_other_wins_one_point():
-    game = Game.start(Rules(), Scripted((3, 1))).game
+    game = GameValue.start(Rules(), Scripted((3, 1))).game
     assert game.resign(Side.WHITE).result == Result(Ending.RESIGNED, Side.BLACK, 1)
     assert game.resign(Side.BLACK).result == Result(Ending.RESIGNED, Side.WHITE, 1)
     assert game.abandon().result == Result(Ending.ABANDONED, None, 0)
@@ -140,7 +142,7 @@ def test_random_games_end_and_their_history_chains(rules: Rules, seed: int):
     def roller(label: str) -> tuple[int, int]:
         return roll(dice)
 
-    game, turns = Game.start(rules, roller, Side(seed % 2))
+    game, turns = GameValue.start(rules, roller, Side(seed % 2))
     history: list[FinishedTurn] = list(turns)
     while not game.is_over:
         assert game.turn_number == len(history) + 1

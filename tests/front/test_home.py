@@ -44,7 +44,7 @@ def test_an_invitation_link_shows_the_host_and_the_code(client):
     from engine.rules import Rules
 
     host, _ = services.player_create(name="Aiko")
-    table = services.table_create(host=host, rules=Rules())
+    table = services.table_create(host=host, rules=Rules()).table
     page = client.get(f"/t/{table.code.lower()}")
     assert page.status_code == 200
     assert "Aiko invites you" in page.content.decode() and table.code in page.content.decode()

@@ -47,7 +47,7 @@ def test_games_being_played_replay_clean_pending_moves_included(host, guest, pla
     first = state["game"]["turn"]["legal_moves"][0]
     table = services.game_move(
         player=seat.player, code=other, version=state["version"], moves=[first]
-    )
+    ).table
     assert table.current_game.pending or table.current_game.turn_number > 1
     out, error = replay()
     assert error is None, out

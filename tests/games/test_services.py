@@ -1,15 +1,12 @@
-"""Service behaviour that the API cannot reach easily: a game nobody can ever move in."""
+"""Service behaviour that the API cannot reach easily: locking, codes, what a change returns."""
 
 from __future__ import annotations
 
 import pytest
-from django.db import transaction
 
-from bansugoroku.games import services
-from bansugoroku.games.models import GameState, Player, TableState, Turn
-from engine.notation import position_id
+from bansugoroku.games import services, store
+from bansugoroku.games.models import Player
 from engine.rules import Rules
-from tests.engine.helpers import make
 
 
 @pytest.fixture
@@ -17,42 +14,32 @@ def players(db):
     return [services.player_create(name=n)[0] for n in ("Aiko", "Ben")]
 
 
-def started(players: list[Player]):
+def started(players: list[Player]) -> services.Change:
     host, guest = players
-    table = services.table_create(host=host, rules=Rules())
+    table = services.table_create(host=host, rules=Rules()).table
     services.table_join(player=guest, code=table.code)
     table.refresh_from_db()
     return services.table_start(player=host, code=table.code, version=table.version)
 
 
-def test_a_game_where_neither_side_can_ever_move_ends_with_no_result(players):
-    table = started(players)
-    game = table.current_game
-    # Both sides: one stone on the bar, the other fourteen closing their home.
-    closed = {1: 3, 2: 3, 3: 2, 4: 2, 5: 2, 6: 2}
-    theirs = {25 - p: n for p, n in closed.items()}
-    game.position = position_id(make(closed, theirs, bar=(1, 1)))
-    game.save()
-    with transaction.atomic():
-        passes = services._begin_turn(table, game, 0)
-        services._save(table, game, passes)
-    game.refresh_from_db()
-    table.refresh_from_db()
-    assert game.state == GameState.ABANDONED and game.winner is None and game.points == 0
-    assert table.state == TableState.BETWEEN_GAMES and table.score == (0, 0)
-    assert Turn.objects.filter(game=game, moves=[]).exists()
+def test_a_change_returns_the_events_it_wrote(players):
+    change = started(players)
+    kinds = [event.kind for event in change.events]
+    assert kinds == ["game_started", "turn_started"]
+    assert [event.sequence for event in change.events] == [2, 3]  # 1: the guest joined
+    assert change.table.last_event == 3
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_table_is_locked_only_inside_a_transaction():
     host = services.player_create(name="Aiko")[0]
-    table = services.table_create(host=host, rules=Rules())
+    table = services.table_create(host=host, rules=Rules()).table
     with pytest.raises(RuntimeError):
-        services._lock(table.code)
+        store.lock_table(table.code)
 
 
 def test_codes_use_only_the_unambiguous_alphabet(players):
-    codes = {services.table_create(host=players[0], rules=Rules()).code for _ in range(30)}
+    codes = {services.table_create(host=players[0], rules=Rules()).table.code for _ in range(30)}
     assert len(codes) == 30
-    assert all(len(c) == 6 and set(c) <= set(services.CODE_ALPHABET) for c in codes)
+    assert all(len(c) == 6 and set(c) <= set(store.CODE_ALPHABET) for c in codes)
     assert not set("".join(codes)) & set("0O1IL")

@@ -1,0 +1,99 @@
+"""What each change did, as rows of the `Event` outbox: built here, written by the change.
+
+A service hands its engine `Step` (or a join, a start, a closing) to these builders;
+they number the events after the table's last one, so the outbox insert in the same
+statement as the change can never write an event twice: `(table, sequence)` is unique.
+The notices, the CPU's turn and live updates read these rows (`games.tasks`), and a
+client that was away reads them at `GET /api/v1/tables/{code}/events`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bansugoroku.games.models import Event, EventKind, Game, Table
+from engine.game import Ending, FinishedTurn, Step
+from engine.side import Side
+
+HOW = {Ending.WON: "normal", Ending.RESIGNED: "resigned", Ending.ABANDONED: "abandoned"}
+"""How a game ended, as `game_ended` says it."""
+
+
+def _event(
+    table: Table, game: Game | None, kind: EventKind, seat: int | None, payload: dict[str, Any]
+) -> Event:
+    table.last_event += 1
+    return Event(
+        table=table, game=game, sequence=table.last_event, kind=kind, seat=seat, payload=payload
+    )
+
+
+def player_joined(table: Table, seat: int, name: str) -> Event:
+    return _event(table, None, EventKind.PLAYER_JOINED, seat, {"name": name})
+
+
+def table_closed(table: Table, reason: str) -> Event:
+    return _event(table, table.current_game, EventKind.TABLE_CLOSED, None, {"reason": reason})
+
+
+def after_step(table: Table, game: Game, step: Step, *, started: bool = False) -> list[Event]:
+    """The events of an engine step: the game's start, then the turn it passed to or
+    the end it reached, each with the play and the passes that led there."""
+    value = step.game
+    events = []
+    if started:
+        payload = {
+            "game": game.number,
+            "starter": int(value.starter),
+            "opening_rolls": [list(r) for r in value.opening_rolls],
+            "seed_sha256": game.seed_hash,
+        }
+        events.append(_event(table, game, EventKind.GAME_STARTED, value.starter, payload))
+    if not step.turns and not started:
+        return events
+    played = [t for t in step.turns if not t.is_pass]
+    lead = {
+        "game": game.number,
+        "played": _played(played[0]) if played else None,
+        "passes": [_pass(t) for t in step.turns if t.is_pass],
+    }
+    if value.result is None:
+        turn = {"turn": value.turn_number, "seat": int(value.to_move), "dice": list(value.dice)}
+        events.append(_event(table, game, EventKind.TURN_STARTED, value.to_move, lead | turn))
+    else:
+        events.append(
+            ended(table, game, value.result.ending, value.result.winner, value.result.points, lead)
+        )
+    return events
+
+
+def ended(
+    table: Table,
+    game: Game,
+    ending: Ending,
+    winner: Side | None,
+    points: int,
+    lead: dict[str, Any] | None = None,
+) -> Event:
+    payload = (lead or {"game": game.number, "played": None, "passes": []}) | {
+        "winner": None if winner is None else int(winner),
+        "points": points,
+        "how": HOW[ending],
+        "score": [table.score_black, table.score_white],
+    }
+    return _event(table, game, EventKind.GAME_ENDED, winner, payload)
+
+
+def _played(turn: FinishedTurn) -> dict[str, Any]:
+    return {
+        "turn": turn.number,
+        "seat": int(turn.side),
+        "dice": list(turn.dice),
+        "moves": [list(m) for m in turn.moves],
+        "notation": turn.notation,
+        "hit": turn.hit,
+    }
+
+
+def _pass(turn: FinishedTurn) -> dict[str, Any]:
+    return {"turn": turn.number, "seat": int(turn.side), "dice": list(turn.dice)}

@@ -1,0 +1,134 @@
+"""Loading and locking a table, and the one translation between its rows and the engine.
+
+Below the services and the reads: a table is loaded with its game, seats and players in
+one query (`load_table`), locked for a change (`lock_table`), and its game row read as
+an engine `Game` (`game_value`) and written back from one (`write_game`). Who is to
+move, how a turn is built from what is stored, and how the dice are derived all live
+in the engine value, so this is the only place that maps columns to it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.db import connection
+from django.utils import timezone
+
+from bansugoroku.games import queries
+from bansugoroku.games.errors import NotAPlayer, StaleState, TableNotFound
+from bansugoroku.games.models import Game, GameState, Player, Seat, Table
+from engine.dice import derived_dice
+from engine.game import Ending, GameValue, Result, Roller
+from engine.notation import position_id
+from engine.side import Side
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""No 0/O or 1/I/L: a code read aloud or from a screen cannot be mistaken."""
+CODE_LENGTH = 6
+
+
+def clean_code(code: str) -> str:
+    """A join code as stored (upper case), or TableNotFound for what cannot be one."""
+    code = code.upper()
+    if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
+        raise TableNotFound(f"no table with code {code[:12]!r}")
+    return code
+
+
+def token_hash(token: str) -> str:
+    """Tokens are 256 random bits, so a plain SHA-256 is as strong as a slow hash here."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def load_table(code: str, *, lock: bool = False) -> Table:
+    """The table with its game and both seats with their players, in one query.
+
+    With `lock` it takes the table row FOR UPDATE. The seats are handed to the table's
+    prefetch cache, so `table.seats.all()` costs nothing after.
+    """
+    rows = queries.table_rows(clean_code(code), lock=lock)
+    if not rows:
+        raise TableNotFound(f"no table with code {code}")
+    table, game = rows[0][2], rows[0][3]
+    table.current_game = game
+    seats = []
+    for seat, player, _, _ in rows:
+        seat.player, seat.table = player, table
+        seats.append(seat)
+    # What prefetch_related_objects itself does with the rows it fetched; Django has no
+    # public way to hand it rows already in hand.
+    cached = table.seats.all()
+    cached._result_cache, cached._prefetch_done = seats, True
+    table._prefetched_objects_cache = {"seats": cached}
+    return table
+
+
+def lock_table(code: str, version: int | None = None) -> Table:
+    """The table locked FOR UPDATE for a change, if the client saw its latest `version`."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("a table is locked only inside a transaction")
+    table = load_table(code, lock=True)
+    if version is not None and version != table.version:
+        raise StaleState(
+            f"you saw version {version}, the table is at {table.version}: fetch it again",
+            version=table.version,
+        )
+    return table
+
+
+def seat_of(table: Table, player: Player) -> Seat:
+    """The caller's seat at the table; NotAPlayer unless `player` sits at it."""
+    for seat in table.seats.all():
+        if seat.player_id == player.pk:
+            return seat
+    raise NotAPlayer("you do not sit at this table; join it with its code first")
+
+
+def game_value(table: Table, game: Game) -> GameValue:
+    """The stored game as the engine's value."""
+    result = None
+    if game.is_over:
+        winner = None if game.winner is None else Side(game.winner)
+        result = Result(Ending(game.state), winner, game.points)
+    return GameValue(
+        rules=table.rules,
+        starter=Side(game.starter),
+        board=game.board(),
+        turn_number=game.turn_number,
+        to_move=Side(game.turn_seat),
+        dice=(game.dice[0], game.dice[1]) if game.dice else (0, 0),
+        pending=tuple((m[0], m[1]) for m in game.pending),
+        opening_rolls=tuple((r[0], r[1]) for r in game.opening_rolls),
+        result=result,
+    )
+
+
+def write_game(table: Table, game: Game, value: GameValue) -> None:
+    """Copy the engine value onto the game row, and a new result onto the table's score.
+    Nothing is saved here: the change writes the rows in one statement."""
+    game.position = position_id(value.board)
+    game.turn_number, game.turn_seat = value.turn_number, value.to_move
+    game.dice, game.pending = list(value.dice), [list(m) for m in value.pending]
+    game.starter = value.starter
+    game.opening_rolls = [list(r) for r in value.opening_rolls]
+    if value.result is not None and not game.is_over:
+        result = value.result
+        game.state = GameState(result.ending.value)
+        game.winner, game.points = result.winner, result.points
+        game.ended_at = timezone.now()
+        if result.winner is Side.BLACK:
+            table.score_black += result.points
+        elif result.winner is Side.WHITE:
+            table.score_white += result.points
+
+
+def roller(table: Table, game: Game) -> Roller:
+    """The game's dice: HMAC-SHA256 of its committed seed over the roll's label and
+    both seats' entropy (`engine.dice.derived_dice`)."""
+    seed, entropy = bytes(game.seed), table.entropy
+
+    def roll(label: str) -> tuple[int, int]:
+        first, second = derived_dice(seed, entropy, label)
+        return first, second
+
+    return roll
