@@ -10,7 +10,7 @@ from typing import Any
 
 from bansugoroku.games import services
 from bansugoroku.games.models import Game, Player, Table, Turn
-from bansugoroku.games.services import token_hash, view
+from bansugoroku.games.store import token_hash, view
 from engine.plays import apply_moves, hits, legal_plays
 from tests.client import Api
 

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 
 from bansugoroku.games.models import Player
 from bansugoroku.games.queries import player_by_token_hash
-from bansugoroku.games.services import token_hash
+from bansugoroku.games.store import token_hash
 
 
 class BearerTokenAuthentication(BaseAuthentication):

@@ -7,7 +7,7 @@ from django.views.decorators.http import require_safe
 
 from bansugoroku.games.errors import TableNotFound
 from bansugoroku.games.models import Table
-from bansugoroku.games.services import clean_code
+from bansugoroku.games.store import clean_code
 
 
 @require_safe

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bansugoroku.games.models import Game, GameState, Table, Turn
-from bansugoroku.games.services import view
+from bansugoroku.games.store import view
 from engine.dice import derived_dice, seed_commitment
 from engine.notation import NotationError, format_play, parse_position_id, position_id
 from engine.plays import Move, hits

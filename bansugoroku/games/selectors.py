@@ -12,7 +12,7 @@ from django.conf import settings
 
 from bansugoroku.games import queries
 from bansugoroku.games.models import Game, Player, Seat, Table, TableState
-from bansugoroku.games.services import clean_code, load_table, seat_of, view
+from bansugoroku.games.store import clean_code, load_table, seat_of, view
 from engine.names import point_name, roll_name, spoken_roll
 from engine.notation import format_play, position_id
 from engine.position import Position

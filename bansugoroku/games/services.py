@@ -1,35 +1,40 @@
 """Every change to players, tables and games: one function each, keyword-only.
 
-Each table change runs in a transaction holding the table row (`select_for_update`),
-checks the version the client last saw, asks the engine, changes the instances in
-memory, and ends with `_save`: one statement that writes the history's new turns, the
-game and the table with its version bumped. Nothing else writes game state.
+Each table change runs in a transaction holding the table row (`store.lock_table`,
+which also checks the version the client last saw), asks the engine, changes the
+instances in memory, and ends with `_save`: one statement that writes the history's
+new turns, the game and the table with its version bumped. Nothing else writes game
+state.
 """
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Sequence
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from bansugoroku.games import queries
 from bansugoroku.games.errors import (
     GameOver,
     IllegalMove,
-    NotAPlayer,
     NothingToUndo,
     NotTheHost,
     NotYourTurn,
-    StaleState,
     TableClosed,
     TableFull,
-    TableNotFound,
     WrongState,
 )
 from bansugoroku.games.models import Game, GameState, Player, Seat, Table, TableState, Turn
+from bansugoroku.games.store import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    lock_table,
+    seat_of,
+    token_hash,
+    view,
+)
 from engine.dice import derived_dice, seed_commitment
 from engine.notation import format_play, position_id
 from engine.plays import Move, hits, legal_plays
@@ -37,23 +42,6 @@ from engine.position import Position
 from engine.rules import Rules, Start
 from engine.turn import IllegalMoveError
 from engine.turn import Turn as EngineTurn
-
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-"""No 0/O or 1/I/L: a code read aloud or from a screen cannot be mistaken."""
-CODE_LENGTH = 6
-
-
-def clean_code(code: str) -> str:
-    """A join code as stored (upper case), or TableNotFound for what cannot be one."""
-    code = code.upper()
-    if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
-        raise TableNotFound(f"no table with code {code[:12]!r}")
-    return code
-
-
-def token_hash(token: str) -> str:
-    """Tokens are 256 random bits, so a plain SHA-256 is as strong as a slow hash here."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def player_create(*, name: str, locale: str = "en") -> tuple[Player, str]:
@@ -101,7 +89,7 @@ def table_create(*, host: Player, rules: Rules, cpu: str = "", entropy: str = ""
 def table_join(*, player: Player, code: str, entropy: str = "") -> Table:
     """Take the free seat. Joining a table you already sit at changes nothing."""
     with transaction.atomic():
-        table = _lock(code)
+        table = lock_table(code)
         seats = list(table.seats.all())
         if any(seat.player_id == player.pk for seat in seats):
             return table
@@ -120,7 +108,7 @@ def table_join(*, player: Player, code: str, entropy: str = "") -> Table:
 def table_start(*, player: Player, code: str, version: int) -> Table:
     """The host starts the first game once both seats are taken."""
     with transaction.atomic():
-        table = _lock(code, version)
+        table = lock_table(code, version)
         seat_of(table, player)
         if table.host_id != player.pk:
             raise NotTheHost("only the host starts the first game")
@@ -133,7 +121,7 @@ def table_start(*, player: Player, code: str, version: int) -> Table:
 def game_play_again(*, player: Player, code: str, version: int) -> Table:
     """The next game at the table; the score carries over."""
     with transaction.atomic():
-        table = _lock(code, version)
+        table = lock_table(code, version)
         seat_of(table, player)
         if table.state != TableState.BETWEEN_GAMES:
             raise WrongState("a new game starts only after one has ended")
@@ -146,7 +134,7 @@ def game_play_again(*, player: Player, code: str, version: int) -> Table:
 def game_resign(*, player: Player, code: str, version: int) -> Table:
     """Give up the current game: the other seat wins it, worth 1."""
     with transaction.atomic():
-        table = _lock(code, version)
+        table = lock_table(code, version)
         seat = seat_of(table, player)
         game = _current_game(table)
         _end_game(table, game, GameState.RESIGNED, winner=1 - seat.number, points=1)
@@ -157,7 +145,7 @@ def game_resign(*, player: Player, code: str, version: int) -> Table:
 def game_move(*, player: Player, code: str, version: int, moves: Sequence[Move]) -> Table:
     """Play one or more die moves of the caller's turn; a complete play ends the turn."""
     with transaction.atomic():
-        table = _lock(code, version)
+        table = lock_table(code, version)
         seat = seat_of(table, player)
         game = _current_game(table)
         if game.turn_seat != seat.number:
@@ -181,7 +169,7 @@ def game_move(*, player: Player, code: str, version: int, moves: Sequence[Move])
 def turn_undo(*, player: Player, code: str, version: int) -> Table:
     """Take back this turn's moves; the dice stay as rolled."""
     with transaction.atomic():
-        table = _lock(code, version)
+        table = lock_table(code, version)
         seat = seat_of(table, player)
         game = _current_game(table)
         if game.turn_seat != seat.number:
@@ -194,49 +182,6 @@ def turn_undo(*, player: Player, code: str, version: int) -> Table:
 
 
 # Helpers: each expects to run inside the transaction that holds the table row.
-
-
-def load_table(code: str, *, lock: bool = False) -> Table:
-    """The table with its game and both seats with their players, in one query.
-
-    With `lock` it takes the table row FOR UPDATE. The seats are handed to the table's
-    prefetch cache, so `table.seats.all()` costs nothing after.
-    """
-    rows = queries.table_rows(clean_code(code), lock=lock)
-    if not rows:
-        raise TableNotFound(f"no table with code {code}")
-    table, game = rows[0][2], rows[0][3]
-    table.current_game = game
-    seats = []
-    for seat, player, _, _ in rows:
-        seat.player, seat.table = player, table
-        seats.append(seat)
-    # What prefetch_related_objects itself does with the rows it fetched; Django has no
-    # public way to hand it rows already in hand.
-    cached = table.seats.all()
-    cached._result_cache, cached._prefetch_done = seats, True
-    table._prefetched_objects_cache = {"seats": cached}
-    return table
-
-
-def _lock(code: str, version: int | None = None) -> Table:
-    if not connection.in_atomic_block:
-        raise RuntimeError("a table is locked only inside a transaction")
-    table = load_table(code, lock=True)
-    if version is not None and version != table.version:
-        raise StaleState(
-            f"you saw version {version}, the table is at {table.version}: fetch it again",
-            version=table.version,
-        )
-    return table
-
-
-def seat_of(table: Table, player: Player) -> Seat:
-    """The caller's seat at the table; NotAPlayer unless `player` sits at it."""
-    for seat in table.seats.all():
-        if seat.player_id == player.pk:
-            return seat
-    raise NotAPlayer("you do not sit at this table; join it with its code first")
 
 
 def _current_game(table: Table) -> Game:
@@ -269,11 +214,6 @@ def _save(table: Table, game: Game | None = None, turns: Sequence[Turn] = ()) ->
     table.version += 1
     updates = [(game, GAME_FIELDS)] if game else []
     queries.save([*updates, (table, TABLE_FIELDS)], turns)
-
-
-def view(board: Position, seat: int) -> Position:
-    """A position stored from Black's side, seen from `seat` (and back: it is its own inverse)."""
-    return board if seat == 0 else board.flipped()
 
 
 def _engine_turn(table: Table, game: Game) -> EngineTurn:

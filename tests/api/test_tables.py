@@ -7,7 +7,7 @@ import re
 import pytest
 
 from bansugoroku.games.models import Game, Table, Turn
-from bansugoroku.games.services import CODE_ALPHABET
+from bansugoroku.games.store import CODE_ALPHABET
 from tests.client import mover, open_table
 
 

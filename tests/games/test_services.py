@@ -7,6 +7,7 @@ from django.db import transaction
 
 from bansugoroku.games import services
 from bansugoroku.games.models import GameState, Player, TableState, Turn
+from bansugoroku.games.store import CODE_ALPHABET
 from engine.notation import position_id
 from engine.rules import Rules
 from tests.engine.helpers import make
@@ -43,16 +44,8 @@ def test_a_game_where_neither_side_can_ever_move_ends_with_no_result(players):
     assert Turn.objects.filter(game=game, moves=[]).exists()
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_table_is_locked_only_inside_a_transaction():
-    host = services.player_create(name="Aiko")[0]
-    table = services.table_create(host=host, rules=Rules())
-    with pytest.raises(RuntimeError):
-        services._lock(table.code)
-
-
 def test_codes_use_only_the_unambiguous_alphabet(players):
     codes = {services.table_create(host=players[0], rules=Rules()).code for _ in range(30)}
     assert len(codes) == 30
-    assert all(len(c) == 6 and set(c) <= set(services.CODE_ALPHABET) for c in codes)
+    assert all(len(c) == 6 and set(c) <= set(CODE_ALPHABET) for c in codes)
     assert not set("".join(codes)) & set("0O1IL")
