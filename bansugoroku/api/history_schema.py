@@ -1,4 +1,5 @@
-"""OpenAPI descriptions of the history answers (the dicts `bansugoroku.games.history` builds).
+"""OpenAPI descriptions of the history answers (the dicts `bansugoroku.games.history` and
+`bansugoroku.games.exports` build).
 
 Like `bansugoroku.api.schema`, these describe and never serialize.
 """

@@ -1,7 +1,7 @@
 """The history of a table's games: the list, one game's turns, exports and the dice check.
 
 Only the players seated at the table may read them; each view asks one function of
-`bansugoroku.games.history` and answers what it returns.
+`bansugoroku.games.history` or `bansugoroku.games.exports` and answers what it returns.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from bansugoroku.api import history_schema
 from bansugoroku.api.schema import problems
 from bansugoroku.api.views import CODE
-from bansugoroku.games import history
+from bansugoroku.games import exports, history
 from bansugoroku.games.selectors import table_for_player
 
 NUMBER = OpenApiParameter(
@@ -68,7 +68,7 @@ class ExportJsonView(APIView):
     )
     def get(self, request: Request, code: str, number: int) -> Response:
         game = history.game_for_player(code=code, player=request.user, number=number)
-        return private(Response(history.game_export(game)), history.export_filename(game, "json"))
+        return private(Response(exports.game_export(game)), exports.export_filename(game, "json"))
 
 
 class ExportMatView(APIView):
@@ -86,9 +86,9 @@ class ExportMatView(APIView):
     )
     def get(self, request: Request, code: str, number: int) -> HttpResponse:
         game = history.game_for_player(code=code, player=request.user, number=number)
-        text = history.game_export_mat(game)
+        text = exports.game_export_mat(game)
         response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-        return private(response, history.export_filename(game, "mat"))
+        return private(response, exports.export_filename(game, "mat"))
 
 
 class DiceView(APIView):

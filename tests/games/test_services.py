@@ -1,4 +1,4 @@
-"""Service behaviour that the API cannot reach easily: locking, codes, what a change returns."""
+"""Service behaviour that the API cannot reach easily: codes, and what a change returns."""
 
 from __future__ import annotations
 
@@ -28,14 +28,6 @@ def test_a_change_returns_the_events_it_wrote(players):
     assert kinds == ["game_started", "turn_started"]
     assert [event.sequence for event in change.events] == [2, 3]  # 1: the guest joined
     assert change.table.last_event == 3
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_table_is_locked_only_inside_a_transaction():
-    host = services.player_create(name="Aiko")[0]
-    table = services.table_create(host=host, rules=Rules()).table
-    with pytest.raises(RuntimeError):
-        store.lock_table(table.code)
 
 
 def test_codes_use_only_the_unambiguous_alphabet(players):

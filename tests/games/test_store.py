@@ -1,0 +1,37 @@
+"""Loading and locking tables."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+
+from bansugoroku.games import services
+from bansugoroku.games.errors import StaleState, TableNotFound
+from bansugoroku.games.store import clean_code, lock_table
+from engine.rules import Rules
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_is_locked_only_inside_a_transaction():
+    host = services.player_create(name="Aiko")[0]
+    table = services.table_create(host=host, rules=Rules()).table
+    with pytest.raises(RuntimeError):
+        lock_table(table.code)
+
+
+@pytest.mark.django_db
+def test_locking_with_a_version_the_table_is_not_at_is_stale():
+    host = services.player_create(name="Aiko")[0]
+    table = services.table_create(host=host, rules=Rules()).table
+    with transaction.atomic():
+        assert lock_table(table.code.lower(), table.version).pk == table.pk
+        with pytest.raises(StaleState) as stale:
+            lock_table(table.code, table.version + 1)
+    assert stale.value.extra == {"version": table.version}
+
+
+def test_a_code_is_upper_case_from_the_alphabet():
+    assert clean_code("abc234") == "ABC234"
+    for wrong in ("ABC23", "ABC2345", "ABC20I", "ABC 23"):
+        with pytest.raises(TableNotFound):
+            clean_code(wrong)
