@@ -166,3 +166,12 @@ class MovesField(serializers.Field):
 
 class MovesSerializer(VersionSerializer):
     moves = MovesField()
+
+
+class EventsQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(
+        min_value=0,
+        max_value=2**31 - 1,
+        default=0,
+        help_text="The `sequence` of the last event you have read; 0 for all.",
+    )

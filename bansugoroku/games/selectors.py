@@ -11,7 +11,7 @@ from typing import Any
 from django.conf import settings
 
 from bansugoroku.games import queries
-from bansugoroku.games.models import Game, Player, Seat, Table, TableState
+from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState
 from bansugoroku.games.store import clean_code, game_value, load_table, seat_of
 from engine.names import point_name, roll_name, spoken_roll
 from engine.notation import format_play, position_id
@@ -159,3 +159,31 @@ def _board(position: Position) -> list[dict[str, Any]]:
         {"point": p, "name": point_name(p), "mine": max(n, 0), "theirs": max(-n, 0)}
         for p, n in enumerate(position.points, start=1)
     ]
+
+
+EVENTS_PAGE = 100
+"""Events per answer: a client that was away for a long game reads on with `after`."""
+
+
+def events_since(table: Table, after: int) -> dict[str, Any]:
+    """The table's events after sequence `after`, oldest first, a page at a time."""
+    events = list(
+        Event.objects.filter(table=table, sequence__gt=after).order_by("sequence")[
+            : EVENTS_PAGE + 1
+        ]
+    )
+    return {
+        "events": [_event(event) for event in events[:EVENTS_PAGE]],
+        "last_sequence": table.last_event,
+        "more": len(events) > EVENTS_PAGE,
+    }
+
+
+def _event(event: Event) -> dict[str, Any]:
+    return {
+        "sequence": event.sequence,
+        "kind": event.kind,
+        "seat": event.seat,
+        "payload": event.payload,
+        "created_at": event.created_at.isoformat(),
+    }
