@@ -156,6 +156,7 @@ def _cache_problems(
     except NotationError:
         problems.append(f"position {game.position!r} is no position")
     result = (game.state, game.winner, game.points)
+    expected: tuple[str, int | str | None, int]
     if won:
         numbers, expected = {turns}, (GameState.WON, 1 - seat, won)
     elif game.state in (GameState.PLAYING, GameState.WON):
