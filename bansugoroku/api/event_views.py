@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bansugoroku.api.auth import player_of
 from bansugoroku.api.history_views import private
 from bansugoroku.api.schema import problems
 from bansugoroku.api.serializers import EventsQuerySerializer
@@ -28,7 +31,7 @@ KINDS = """Each event has a `kind`, the `seat` it concerns, and a `payload`:
 - `table_closed` (no seat): `reason`."""
 
 
-class EventSerializer(serializers.Serializer):
+class EventSerializer(serializers.Serializer[Any]):
     sequence = serializers.IntegerField(help_text="1, 2, 3, ... per table.")
     kind = serializers.ChoiceField(EventKind.choices)
     seat = serializers.IntegerField(allow_null=True, help_text="The seat it concerns.")
@@ -36,7 +39,7 @@ class EventSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class EventsSerializer(serializers.Serializer):
+class EventsSerializer(serializers.Serializer[Any]):
     events = EventSerializer(many=True)
     last_sequence = serializers.IntegerField(help_text="The table's newest event.")
     more = serializers.BooleanField(help_text="More events follow: ask again with `after`.")
@@ -55,5 +58,5 @@ class EventsView(APIView):
     def get(self, request: Request, code: str) -> Response:
         query = EventsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        table = selectors.table_for_player(code=code, player=request.user)
+        table = selectors.table_for_player(code=code, player=player_of(request))
         return private(Response(selectors.events_since(table, query.validated_data["after"])))

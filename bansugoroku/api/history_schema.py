@@ -6,6 +6,8 @@ Like `bansugoroku.api.schema`, these describe and never serialize.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from bansugoroku.api.schema import DiceNameSerializer, RulesOutSerializer, move
@@ -16,7 +18,7 @@ def dice() -> serializers.ListField:
     return serializers.ListField(child=serializers.IntegerField(), help_text="[die, die]")
 
 
-class DiceSeedSerializer(serializers.Serializer):
+class DiceSeedSerializer(serializers.Serializer[dict[str, Any]]):
     opening_rolls = serializers.ListField(
         child=dice(),
         help_text="Under the `roll` rule: [Black's die, White's die] until they differ.",
@@ -30,7 +32,7 @@ class DiceSeedSerializer(serializers.Serializer):
     )
 
 
-class GameSummarySerializer(serializers.Serializer):
+class GameSummarySerializer(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField()
     state = serializers.ChoiceField(GameState.choices)
     starter = serializers.IntegerField(help_text="The seat that moved first.")
@@ -41,7 +43,7 @@ class GameSummarySerializer(serializers.Serializer):
     ended_at = serializers.DateTimeField(allow_null=True)
 
 
-class HistoryTurnSerializer(serializers.Serializer):
+class HistoryTurnSerializer(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField()
     seat = serializers.IntegerField()
     color = serializers.ChoiceField(["black", "white"])
@@ -62,7 +64,7 @@ class GameHistorySerializer(GameSummarySerializer, DiceSeedSerializer):
     turns = HistoryTurnSerializer(many=True)
 
 
-class ExportSeatSerializer(serializers.Serializer):
+class ExportSeatSerializer(serializers.Serializer[dict[str, Any]]):
     seat = serializers.IntegerField()
     color = serializers.ChoiceField(["black", "white"])
     name = serializers.CharField(allow_null=True)
@@ -72,7 +74,7 @@ class ExportSeatSerializer(serializers.Serializer):
     )
 
 
-class ExportResultSerializer(serializers.Serializer):
+class ExportResultSerializer(serializers.Serializer[dict[str, Any]]):
     kind = serializers.ChoiceField(GameState.choices)
     winner_seat = serializers.IntegerField(allow_null=True)
     points = serializers.IntegerField()
@@ -93,20 +95,24 @@ class GameExportSerializer(DiceSeedSerializer):
     result = ExportResultSerializer(allow_null=True)
 
 
-class RollCheckSerializer(serializers.Serializer):
-    label = serializers.CharField(help_text='"1", "2", ... or "opening-1", "opening-2", ...')
+class RollCheckSerializer(serializers.Serializer[dict[str, Any]]):
+    # The serializer's metaclass takes declared fields out of the class, so this one does
+    # not replace Field.label; the stubs cannot tell.
+    label = serializers.CharField(  # type: ignore[assignment]
+        help_text='"1", "2", ... or "opening-1", "opening-2", ...'
+    )
     turn = serializers.IntegerField(allow_null=True, help_text="null for an opening roll.")
     recorded = dice()
     derived = dice()
     matches = serializers.BooleanField()
 
 
-class EntropySerializer(serializers.Serializer):
+class EntropySerializer(serializers.Serializer[dict[str, Any]]):
     black = serializers.CharField(allow_blank=True)
     white = serializers.CharField(allow_blank=True)
 
 
-class DiceVerificationSerializer(serializers.Serializer):
+class DiceVerificationSerializer(serializers.Serializer[dict[str, Any]]):
     table = serializers.CharField()
     game = serializers.IntegerField()
     seed = serializers.CharField(help_text="The revealed dice seed, in hex.")

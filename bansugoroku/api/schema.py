@@ -18,7 +18,7 @@ def move() -> serializers.ListField:
     return serializers.ListField(child=serializers.IntegerField(), help_text="[from, to]")
 
 
-class ProblemSerializer(serializers.Serializer):
+class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     type = serializers.CharField(help_text="A link to /api/v1/problems/{code}.")
     title = serializers.CharField()
     status = serializers.IntegerField()
@@ -29,7 +29,11 @@ class ProblemSerializer(serializers.Serializer):
         "not_your_turn, game_over, nothing_to_undo, stale_state, illegal_move, game_not_found, "
         "game_in_progress, throttled, ... (GET /api/v1/problems/{code} describes each)"
     )
-    errors = serializers.DictField(required=False, help_text="Per field, on invalid_request.")
+    # The serializer's metaclass takes declared fields out of the class, so this one does
+    # not replace Serializer.errors; the stubs cannot tell.
+    errors = serializers.DictField(  # type: ignore[assignment]
+        required=False, help_text="Per field, on invalid_request."
+    )
     version = serializers.IntegerField(
         required=False, help_text="The table's version, on stale_state."
     )
@@ -50,36 +54,36 @@ def problems(*statuses: int) -> dict[tuple[int, str], Any]:
     return {(status, "application/problem+json"): PROBLEM for status in statuses}
 
 
-class ProblemTypeSerializer(serializers.Serializer):
+class ProblemTypeSerializer(serializers.Serializer[dict[str, Any]]):
     code = serializers.CharField()
     status = serializers.IntegerField()
     title = serializers.CharField()
 
 
-class PlayerSerializer(serializers.Serializer):
+class PlayerSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     locale = serializers.CharField()
 
 
-class NewPlayerSerializer(serializers.Serializer):
+class NewPlayerSerializer(serializers.Serializer[dict[str, Any]]):
     token = serializers.CharField(help_text="Send as `Authorization: Bearer <token>`. Shown once.")
     player = PlayerSerializer()
 
 
-class RulesOutSerializer(serializers.Serializer):
+class RulesOutSerializer(serializers.Serializer[dict[str, Any]]):
     finish = serializers.ChoiceField(["iri", "bear_off"])
     muji = serializers.ChoiceField(["bigger", "on_the_spot", "off"])
     start = serializers.ChoiceField(["alternate", "roll"])
 
 
-class YouSerializer(serializers.Serializer):
+class YouSerializer(serializers.Serializer[dict[str, Any]]):
     seat = serializers.IntegerField(help_text="0: first seat, Black; 1: second seat, White.")
     color = serializers.ChoiceField(["black", "white"])
     is_host = serializers.BooleanField(required=False)
 
 
-class SeatSerializer(serializers.Serializer):
+class SeatSerializer(serializers.Serializer[dict[str, Any]]):
     seat = serializers.IntegerField()
     color = serializers.ChoiceField(["black", "white"])
     name = serializers.CharField(allow_null=True)
@@ -88,20 +92,20 @@ class SeatSerializer(serializers.Serializer):
     you = serializers.BooleanField()
 
 
-class ScoreSerializer(serializers.Serializer):
+class ScoreSerializer(serializers.Serializer[dict[str, Any]]):
     you = serializers.IntegerField()
     opponent = serializers.IntegerField()
     black = serializers.IntegerField(required=False)
     white = serializers.IntegerField(required=False)
 
 
-class DiceNameSerializer(serializers.Serializer):
+class DiceNameSerializer(serializers.Serializer[dict[str, Any]]):
     kanji = serializers.CharField()
     reading = serializers.CharField()
     spoken = serializers.CharField(help_text='For screen readers: "three and four, shisō".')
 
 
-class TurnSerializer(serializers.Serializer):
+class TurnSerializer(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField()
     seat = serializers.IntegerField()
     yours = serializers.BooleanField()
@@ -116,7 +120,7 @@ class TurnSerializer(serializers.Serializer):
     can_undo = serializers.BooleanField(required=False)
 
 
-class PositionSerializer(serializers.Serializer):
+class PositionSerializer(serializers.Serializer[dict[str, Any]]):
     points = serializers.ListField(
         child=serializers.IntegerField(),
         help_text="Your point 1..24: positive your stones, negative the opponent's.",
@@ -127,21 +131,21 @@ class PositionSerializer(serializers.Serializer):
     pips = serializers.ListField(child=serializers.IntegerField(), help_text="[yours, theirs]")
 
 
-class PointSerializer(serializers.Serializer):
+class PointSerializer(serializers.Serializer[dict[str, Any]]):
     point = serializers.IntegerField()
     name = serializers.CharField(help_text='"In 3", "Out 5", "their In 1", ...')
     mine = serializers.IntegerField()
     theirs = serializers.IntegerField()
 
 
-class ResultSerializer(serializers.Serializer):
+class ResultSerializer(serializers.Serializer[dict[str, Any]]):
     kind = serializers.ChoiceField(GameState.choices)
     winner_seat = serializers.IntegerField(allow_null=True)
     you_won = serializers.BooleanField(allow_null=True)
     points = serializers.IntegerField()
 
 
-class GameSerializer(serializers.Serializer):
+class GameSerializer(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField()
     state = serializers.ChoiceField(GameState.choices)
     starter = serializers.IntegerField()
@@ -157,7 +161,7 @@ class GameSerializer(serializers.Serializer):
     )
 
 
-class TableStateSerializer(serializers.Serializer):
+class TableStateSerializer(serializers.Serializer[dict[str, Any]]):
     code = serializers.CharField()
     invite_url = serializers.URLField()
     version = serializers.IntegerField(help_text="Send it back with every change.")
@@ -170,7 +174,7 @@ class TableStateSerializer(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
-class TableSummarySerializer(serializers.Serializer):
+class TableSummarySerializer(serializers.Serializer[dict[str, Any]]):
     code = serializers.CharField()
     state = serializers.ChoiceField(TableState.choices)
     version = serializers.IntegerField()

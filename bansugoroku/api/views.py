@@ -22,6 +22,7 @@ from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from bansugoroku.api import schema
+from bansugoroku.api.auth import player_of
 from bansugoroku.api.problems import PROBLEM_TYPES, problem
 from bansugoroku.api.serializers import (
     JoinSerializer,
@@ -37,7 +38,7 @@ from bansugoroku.games.models import Player, Table
 from engine.rules import Rules
 
 
-def parse(serializer_class: type[Serializer], request: Request) -> dict[str, Any]:
+def parse(serializer_class: type[Serializer[Any]], request: Request) -> dict[str, Any]:
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
@@ -82,7 +83,7 @@ class MeView(APIView):
         summary="The player the token belongs to",
     )
     def get(self, request: Request) -> Response:
-        return Response(player_json(request.user))
+        return Response(player_json(player_of(request)))
 
     @extend_schema(
         operation_id="players_me_update",
@@ -92,7 +93,7 @@ class MeView(APIView):
     )
     def patch(self, request: Request) -> Response:
         player = services.player_update(
-            player=request.user, **parse(PlayerUpdateSerializer, request)
+            player=player_of(request), **parse(PlayerUpdateSerializer, request)
         )
         return Response(player_json(player))
 
@@ -104,9 +105,8 @@ class TablesView(APIView):
         summary="My tables: those waiting for my move first, then the longest waiting",
     )
     def get(self, request: Request) -> Response:
-        return Response(
-            [selectors.table_summary(*seats) for seats in selectors.tables_for_player(request.user)]
-        )
+        tables = selectors.tables_for_player(player_of(request))
+        return Response([selectors.table_summary(*seats) for seats in tables])
 
     @extend_schema(
         operation_id="tables_create",
@@ -119,13 +119,14 @@ class TablesView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = parse(TableCreateSerializer, request)
+        player = player_of(request)
         change = services.table_create(
-            host=request.user,
+            host=player,
             rules=Rules.from_json(dict(data.get("rules", {}))),
             cpu=data.get("cpu_level", "") if data["opponent"] == "cpu" else "",
             entropy=data["entropy"],
         )
-        return state_response(change.table, request.user, status=201)
+        return state_response(change.table, player, status=201)
 
 
 CODE = OpenApiParameter(
@@ -149,15 +150,14 @@ class TableView(APIView):
         "unchanged table answers 304 with no body.",
     )
     def get(self, request: Request, code: str) -> Response:
+        player = player_of(request)
         wanted = request.headers.get("If-None-Match")
         if wanted:
-            version = selectors.table_version(code=code, player=request.user)
+            version = selectors.table_version(code=code, player=player)
             tags = {tag.strip().removeprefix("W/") for tag in wanted.split(",")}
             if version is not None and etag(version) in tags:
                 return Response(status=304, headers={"ETag": etag(version)})
-        return state_response(
-            selectors.table_for_player(code=code, player=request.user), request.user
-        )
+        return state_response(selectors.table_for_player(code=code, player=player), player)
 
 
 class JoinView(APIView):
@@ -174,22 +174,22 @@ class JoinView(APIView):
         "are limited per address (429 with `Retry-After`), so codes can't be guessed.",
     )
     def post(self, request: Request, code: str) -> Response:
-        change = services.table_join(
-            player=request.user, code=code, **parse(JoinSerializer, request)
-        )
-        return state_response(change.table, request.user)
+        player = player_of(request)
+        change = services.table_join(player=player, code=code, **parse(JoinSerializer, request))
+        return state_response(change.table, player)
 
 
 class TableActionView(APIView):
     """A change to a table: parse the body, call the service, answer the new state."""
 
     service: Callable[..., services.Change]
-    serializer_class: type[Serializer] = VersionSerializer
+    serializer_class: type[Serializer[Any]] = VersionSerializer
 
     def post(self, request: Request, code: str) -> Response:
+        player = player_of(request)
         data = parse(self.serializer_class, request)
-        change = self.service(player=request.user, code=code, **data)
-        return state_response(change.table, request.user)
+        change = self.service(player=player, code=code, **data)
+        return state_response(change.table, player)
 
 
 CHANGE = (
@@ -203,7 +203,7 @@ def change(
     operation: str,
     summary: str,
     description: str,
-    request: type[Serializer] = VersionSerializer,
+    request: type[Serializer[Any]] = VersionSerializer,
 ) -> Any:
     """The OpenAPI description of a table change."""
     return extend_schema_view(

@@ -56,10 +56,11 @@ def load_table(code: str, *, lock: bool = False) -> Table:
         seat.player, seat.table = player, table
         seats.append(seat)
     # What prefetch_related_objects itself does with the rows it fetched; Django has no
-    # public way to hand it rows already in hand.
+    # public way to hand it rows already in hand. Its stubs leave out these private names.
     cached = table.seats.all()
-    cached._result_cache, cached._prefetch_done = seats, True
-    table._prefetched_objects_cache = {"seats": cached}
+    cached._result_cache = seats
+    cached._prefetch_done = True  # type: ignore[attr-defined]
+    table._prefetched_objects_cache = {"seats": cached}  # type: ignore[attr-defined]
     return table
 
 
