@@ -17,6 +17,7 @@ from django.db.models import Sum
 
 from bansugoroku.games.history import dice_secrets, turn_json
 from bansugoroku.games.models import Game, GameState, Seat, Turn
+from engine.side import Side
 
 EXPORT_FORMAT = "bansugoroku-game"
 EXPORT_FORMAT_VERSION = 1
@@ -163,5 +164,5 @@ def _mat_result(game: Game) -> str | None:
     columns = ["", ""]
     columns[game.winner] = f"Wins {game.points} point{'s' if game.points > 1 else ''}"
     if game.state == GameState.RESIGNED:
-        columns[1 - game.winner] = "Resigns"
+        columns[Side(game.winner).other] = "Resigns"
     return f"      {columns[0].ljust(_COLUMN)}{columns[1]}"  # Jellyfish indents it by one
