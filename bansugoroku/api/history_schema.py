@@ -107,9 +107,16 @@ class RollCheckSerializer(serializers.Serializer[dict[str, Any]]):
     matches = serializers.BooleanField()
 
 
+class GivenEntropySerializer(serializers.Serializer[dict[str, Any]]):
+    value = serializers.CharField(allow_blank=True, help_text='"" when none was given.')
+    given_at_version = serializers.IntegerField(
+        allow_null=True, help_text="The table version when it was given; null: none given."
+    )
+
+
 class EntropySerializer(serializers.Serializer[dict[str, Any]]):
-    black = serializers.CharField(allow_blank=True)
-    white = serializers.CharField(allow_blank=True)
+    black = GivenEntropySerializer()
+    white = GivenEntropySerializer()
 
 
 class DiceVerificationSerializer(serializers.Serializer[dict[str, Any]]):
@@ -117,8 +124,14 @@ class DiceVerificationSerializer(serializers.Serializer[dict[str, Any]]):
     game = serializers.IntegerField()
     seed = serializers.CharField(help_text="The revealed dice seed, in hex.")
     seed_sha256 = serializers.CharField()
+    seed_published_at_version = serializers.IntegerField(
+        help_text="The table version at which seed_sha256 was first shown."
+    )
     commitment_matches = serializers.BooleanField(
         help_text="Whether the SHA-256 of the seed is the commitment published at the start."
+    )
+    committed_before_entropy = serializers.BooleanField(
+        help_text="Whether the commitment was published before either seat gave entropy."
     )
     entropy = EntropySerializer()
     recipe = serializers.CharField(help_text="How to recompute every roll yourself.")

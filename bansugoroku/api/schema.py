@@ -161,6 +161,19 @@ class GameSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
+class NextGameSerializer(serializers.Serializer[dict[str, Any]]):
+    number = serializers.IntegerField(help_text="The game these dice are for.")
+    seed_sha256 = serializers.CharField(
+        help_text="SHA-256 of the next game's secret dice seed, committed before any entropy."
+    )
+    published_at_version = serializers.IntegerField(
+        help_text="The table version at which the commitment was first shown."
+    )
+    your_entropy_given = serializers.BooleanField(
+        help_text="Whether you gave your entropy for it (join, start, play-again or entropy)."
+    )
+
+
 class TableStateSerializer(serializers.Serializer[dict[str, Any]]):
     code = serializers.CharField()
     invite_url = serializers.URLField()
@@ -171,6 +184,9 @@ class TableStateSerializer(serializers.Serializer[dict[str, Any]]):
     seats = SeatSerializer(many=True)
     score = ScoreSerializer()
     game = GameSerializer(allow_null=True)
+    next_game = NextGameSerializer(
+        allow_null=True, help_text="The next game's dice commitment; null while a game is played."
+    )
     updated_at = serializers.DateTimeField()
 
 

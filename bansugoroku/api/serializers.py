@@ -89,7 +89,9 @@ def entropy_field() -> Text:
         required=False,
         default="",
         allow_blank=True,
-        help_text="Your own randomness, mixed into every roll at this table (verifiable dice).",
+        help_text="Your own randomness for the next game's dice, mixed into every roll. Give "
+        "it after reading the table's `next_game.seed_sha256`: the server committed to its "
+        "seed before, so neither it nor you can choose the dice.",
     )
 
 
@@ -101,7 +103,6 @@ class TableCreateSerializer(StrictSerializer):
         required=False,
         help_text='Required when opponent is "cpu", refused when it is "friend".',
     )
-    entropy = entropy_field()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["opponent"] == "cpu" and "cpu_level" not in attrs:
@@ -118,6 +119,20 @@ class JoinSerializer(StrictSerializer):
 class VersionSerializer(StrictSerializer):
     version = Integer(
         min_value=1, max_value=2**31 - 1, help_text="The table `version` you last saw."
+    )
+
+
+class NewGameSerializer(VersionSerializer):
+    """Starting a game (the first, or the next) may give the caller's entropy for it."""
+
+    entropy = entropy_field()
+
+
+class EntropySerializer(VersionSerializer):
+    entropy = Text(
+        max_length=64,
+        min_length=1,
+        help_text="Your own randomness for the next game's dice (see `next_game`).",
     )
 
 

@@ -25,8 +25,10 @@ from bansugoroku.api import schema
 from bansugoroku.api.auth import player_of
 from bansugoroku.api.problems import PROBLEM_TYPES, problem
 from bansugoroku.api.serializers import (
+    EntropySerializer,
     JoinSerializer,
     MovesSerializer,
+    NewGameSerializer,
     PlayerCreateSerializer,
     PlayerUpdateSerializer,
     TableCreateSerializer,
@@ -124,7 +126,6 @@ class TablesView(APIView):
             host=player,
             rules=Rules.from_json(dict(data.get("rules", {}))),
             cpu=data.get("cpu_level", "") if data["opponent"] == "cpu" else "",
-            entropy=data["entropy"],
         )
         return state_response(change.table, player, status=201)
 
@@ -223,10 +224,13 @@ def change(
     "start",
     "The host starts the first game once both seats are taken",
     "Only the host (403 `not_the_host`), and only when the table is ready (409 "
-    "`wrong_state`). The server rolls the opening.",
+    "`wrong_state`). Send your `entropy` for the game's dice here, after reading "
+    "`next_game.seed_sha256`. The server rolls the opening.",
+    NewGameSerializer,
 )
 class StartView(TableActionView):
     service = staticmethod(services.table_start)
+    serializer_class = NewGameSerializer
 
 
 @change(
@@ -257,11 +261,28 @@ class UndoView(TableActionView):
 @change(
     "play_again",
     "Start the next game at the table; the score carries over",
-    "Either player, once the game has ended (409 `wrong_state` before). Who starts "
-    "follows the table's `start` rule: the seats alternate, or the opening is rolled.",
+    "Either player, once the game has ended (409 `wrong_state` before), giving their "
+    "`entropy` for it. Who starts follows the table's `start` rule: the seats "
+    "alternate, or the opening is rolled.",
+    NewGameSerializer,
 )
 class PlayAgainView(TableActionView):
     service = staticmethod(services.game_play_again)
+    serializer_class = NewGameSerializer
+
+
+@change(
+    "entropy",
+    "Give your entropy for the next game's dice",
+    "Between games (and before the first), once the table shows `next_game.seed_sha256`: "
+    "the server has committed to the seed, so your randomness makes the dice neither "
+    "side can choose. Giving it again replaces it until the game starts; 409 "
+    "`wrong_state` during a game. Joining, starting and play-again take it too.",
+    EntropySerializer,
+)
+class EntropyView(TableActionView):
+    service = staticmethod(services.seat_entropy)
+    serializer_class = EntropySerializer
 
 
 @change(

@@ -39,7 +39,7 @@ def game_export(game: Game) -> dict[str, Any]:
                 "color": seat.color,
                 "name": seat.player.name if seat.player else None,
                 "cpu": seat.cpu or None,
-                "entropy": seat.entropy,
+                "entropy": game.entropy[seat.number],
             }
             for seat in table.seats.all()
         ],

@@ -63,6 +63,7 @@ def table_state(table: Table, player: Player) -> dict[str, Any]:
         "seats": [_seat(s, me) for s in table.seats.all()],
         "score": {"you": score[me], "opponent": score[other], "black": score[0], "white": score[1]},
         "game": _game(table, table.current_game, me) if table.current_game else None,
+        "next_game": _next_game(table, seat),
         "updated_at": table.updated_at.isoformat(),
     }
 
@@ -146,6 +147,20 @@ def _game(table: Table, game: Game, me: Side) -> dict[str, Any]:
         "board": _board(shown),
         "result": result,
         "seed_sha256": game.seed_hash,
+    }
+
+
+def _next_game(table: Table, seat: Seat) -> dict[str, Any] | None:
+    """The commitment to the next game's dice seed, shown from the moment it is drawn
+    (the table's creation, the end of a game) until that game starts."""
+    if table.next_seed_version is None:
+        return None
+    game = table.current_game
+    return {
+        "number": game.number + 1 if game else 1,
+        "seed_sha256": table.next_seed_hash,
+        "published_at_version": table.next_seed_version,
+        "your_entropy_given": seat.entropy_version is not None,
     }
 
 

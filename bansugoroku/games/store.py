@@ -123,10 +123,10 @@ def write_game(table: Table, game: Game, value: GameValue) -> None:
             table.score_white += result.points
 
 
-def roller(table: Table, game: Game) -> Roller:
+def roller(game: Game) -> Roller:
     """The game's dice: HMAC-SHA256 of its committed seed over the roll's label and
     both seats' entropy (`engine.dice.derived_dice`)."""
-    seed, entropy = bytes(game.seed), table.entropy
+    seed, entropy = bytes(game.seed), game.entropy
 
     def roll(label: str) -> tuple[int, int]:
         first, second = derived_dice(seed, entropy, label)
