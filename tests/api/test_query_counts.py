@@ -43,7 +43,8 @@ def test_a_move_ending_the_turn_takes_five_queries_whatever_the_passes(
     host, guest, django_assert_num_queries
 ):
     # player, BEGIN, seats with table and game (FOR UPDATE), one statement inserting
-    # the turn (and any passes after it) and updating the game and the table, COMMIT
+    # the turn (and any passes after it) and its event and updating the game and the
+    # table, COMMIT
     code = open_table(host, guest)
     player, state = to_move(host, guest, code)
     first = state["game"]["turn"]["legal_moves"][0]
@@ -57,7 +58,9 @@ def test_a_move_ending_the_turn_takes_five_queries_whatever_the_passes(
         )
 
     assert answer.status == 200
-    assert captured[3]["sql"].startswith("WITH w0 AS (INSERT INTO games_turn")
+    write = captured[3]["sql"]
+    assert write.startswith("WITH w0 AS (INSERT INTO games_turn"), write
+    assert "INSERT INTO games_event" in write
     turns = Turn.objects.filter(game=game).order_by("number")
     assert [t.number for t in turns] == list(range(1, len(turns) + 1))
     assert turns[0].moves == [first, second]
@@ -71,6 +74,13 @@ def test_the_table_state_takes_two_queries(host, guest, django_assert_num_querie
         answer = guest.get(f"tables/{code}")
 
     assert answer.status == 200
+
+
+def test_the_events_since_take_three_queries(host, guest, django_assert_num_queries):
+    code = open_table(host, guest)
+    with django_assert_num_queries(3):  # player, the table with its seats, the events
+        answer = host.get(f"tables/{code}/events?after=1")
+    assert answer.status == 200 and len(answer.body["events"]) == 2
 
 
 def test_an_unchanged_table_answers_304_in_two_queries(host, guest, django_assert_num_queries):
