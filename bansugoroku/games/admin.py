@@ -1,5 +1,6 @@
 """The admin: for looking, not for playing. Game state changes only through the services,
-so tables, games and turns are read-only here; a player's name and locale may be fixed.
+so tables, games, turns and events are read-only here; a player's name and locale may be
+fixed. Dice seeds stay secret until their game ends, here as everywhere.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from django.contrib.admin.options import BaseModelAdmin
 from django.db.models import Model
 from django.http import HttpRequest
 
-from bansugoroku.games.models import Game, Player, Seat, Table, Turn
+from bansugoroku.games.models import Event, Game, Player, Seat, Table, Turn
 
 _M = TypeVar("_M", bound=Model)
 
@@ -49,7 +50,7 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
 
 class SeatInline(ReadOnly[Seat], admin.TabularInline[Seat, Table]):
     model = Seat
-    fields = ["number", "player", "cpu", "entropy", "joined_at"]
+    fields = ["number", "player", "cpu", "entropy", "entropy_version", "joined_at"]
     extra = 0
 
 
@@ -59,7 +60,11 @@ class TableAdmin(ReadOnly[Table], admin.ModelAdmin[Table]):
     list_filter = ["state"]
     search_fields = ["code"]
     list_select_related = ["host"]
+    exclude = ["next_seed"]
     inlines = [SeatInline]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [name for name in super().get_readonly_fields(request, obj) if name != "next_seed"]
 
     @admin.display(description="score (Black-White)")
     def score(self, table: Table) -> str:
@@ -96,3 +101,13 @@ class TurnAdmin(ReadOnly[Turn], admin.ModelAdmin[Turn]):
     list_display = ["__str__", "seat", "dice", "notation", "hit", "points", "created_at"]
     list_select_related = ["game__table"]
     search_fields = ["game__table__code"]
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnly[Event], admin.ModelAdmin[Event]):
+    """What each change did, and whether a worker has handed it on yet."""
+
+    list_display = ["__str__", "kind", "seat", "created_at", "delivered_at"]
+    list_filter = ["kind", ("delivered_at", admin.EmptyFieldListFilter)]
+    list_select_related = ["table"]
+    search_fields = ["table__code"]

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from bansugoroku.games.models import Game, Player, Table, Turn
+from bansugoroku.games.models import Event, Game, Player, Table, Turn
 from tests.client import Api, mover, open_table
 
 
@@ -42,6 +42,7 @@ def pages(code: str) -> list[tuple[str, str, str]]:
         ("table", str(table.pk), code),
         ("game", str(game.pk), game.seed_hash),
         ("turn", str(turn.pk), turn.notation),
+        ("event", str(Event.objects.filter(table=table).last().pk), "turn_started"),
     ]
 
 
@@ -63,7 +64,7 @@ def test_the_search_finds_a_table_by_code(staff, played):
 
 
 def test_games_and_turns_cannot_be_added_or_changed(staff, played):
-    for model in ("game", "turn", "table"):
+    for model in ("game", "turn", "table", "event"):
         assert staff.get(f"/admin/games/{model}/add/").status_code == 403, model
     game = Game.objects.get(table__code=played)
     before = game.position
@@ -78,6 +79,15 @@ def test_the_seed_stays_secret_in_the_admin_while_the_game_is_played(staff, play
     page = staff.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     assert bytes(game.seed).hex() not in page
     assert "secret until the game ends" in page
+
+
+def test_the_next_games_seed_stays_secret_in_the_admin(staff, db):
+    host, guest = Api().new_player("Aiko"), Api().new_player("Ben")
+    code = host.post("tables", {}).body["code"]
+    table = Table.objects.get(code=code)
+    page = staff.get(f"/admin/games/table/{table.pk}/change/").content.decode()
+    assert table.next_seed_hash in page, "the commitment is public"
+    assert "Next seed:" not in page and bytes(table.next_seed).hex() not in page
 
 
 def test_a_players_token_hash_is_not_shown(staff, played):
