@@ -82,8 +82,7 @@ def test_the_seed_stays_secret_in_the_admin_while_the_game_is_played(staff, play
 
 
 def test_the_next_games_seed_stays_secret_in_the_admin(staff, db):
-    host, guest = Api().new_player("Aiko"), Api().new_player("Ben")
-    code = host.post("tables", {}).body["code"]
+    code = Api().new_player("Aiko").post("tables", {}).body["code"]
     table = Table.objects.get(code=code)
     page = staff.get(f"/admin/games/table/{table.pk}/change/").content.decode()
     assert table.next_seed_hash in page, "the commitment is public"
