@@ -8,8 +8,13 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from bansugoroku.api.schema import DiceNameSerializer, RulesOutSerializer, move
+from bansugoroku.api.schema import component
+from bansugoroku.games import shapes
 from bansugoroku.games.models import CpuLevel, GameState
+
+
+def move() -> serializers.ListField:
+    return serializers.ListField(child=serializers.IntegerField(), help_text="[from, to]")
 
 
 def dice() -> serializers.ListField:
@@ -46,7 +51,7 @@ class HistoryTurnSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     color = serializers.ChoiceField(["black", "white"])
     dice = dice()
-    dice_name = DiceNameSerializer()
+    dice_name = component(shapes.DiceName)()
     moves = serializers.ListField(
         child=move(), help_text="From the mover's side, in order; empty for a pass."
     )
@@ -82,7 +87,7 @@ class GameExportSerializer(DiceSeedSerializer):
     format = serializers.ChoiceField(["bansugoroku-game"])
     format_version = serializers.IntegerField()
     table = serializers.CharField()
-    rules = RulesOutSerializer()
+    rules = component(shapes.RulesOut)()
     seats = ExportSeatSerializer(many=True)
     game = serializers.IntegerField(help_text="The game's number at the table.")
     state = serializers.ChoiceField(GameState.choices)
