@@ -8,7 +8,7 @@ No `from __future__ import annotations`: Python 3.11 misses `NotRequired` in a s
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Annotated, NotRequired, TypedDict
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 from bansugoroku.games import models
 from engine.rules import Finish, Muji, Start
@@ -164,3 +164,105 @@ class TableSummary(TypedDict):
     your_turn: bool
     game_number: int | None
     updated_at: DateTime
+
+
+class DiceSecrets(TypedDict):
+    opening_rolls: Annotated[
+        list[Dice], Doc("Under the `roll` rule: [Black's die, White's die] until they differ.")
+    ]
+    seed_sha256: Annotated[str, Doc("SHA-256 of the dice seed, published when the game began.")]
+    seed: Annotated[
+        str | None, Doc("The dice seed in hex once the game is over; null while it is played.")
+    ]
+
+
+class GameSummary(TypedDict):
+    number: int
+    state: Annotated[str, OneOf(models.GameState)]
+    starter: Annotated[int, Doc("The seat that moved first.")]
+    winner_seat: int | None
+    points: Annotated[int, Doc("What the win added to the score (0: none).")]
+    turn_count: Annotated[int, Doc("Turns recorded, passes included.")]
+    started_at: DateTime
+    ended_at: DateTime | None
+
+
+class HistoryTurn(TypedDict):
+    number: int
+    seat: int
+    color: Color
+    dice: Dice
+    dice_name: DiceName
+    moves: Annotated[list[Move], Doc("From the mover's side, in order; empty for a pass.")]
+    notation: Annotated[str, Doc('"13/10 10/9*", or "pass".')]
+    hit: bool
+    position_after: Annotated[str, Doc("Position id, seen from Black's side.")]
+    points: Annotated[int, Doc("Points this play won (0: the game went on).")]
+    created_at: DateTime
+
+
+class GameHistory(GameSummary, DiceSecrets):
+    """One game and every turn of it; the seed only once the game is over."""
+
+    table: str
+    turns: list[HistoryTurn]
+
+
+class ExportSeat(TypedDict):
+    seat: int
+    color: Color
+    name: str | None
+    cpu: Annotated[str | None, OneOf(models.CpuLevel)]
+    entropy: Annotated[str, Doc("The seat's contribution to every roll.")]
+
+
+class ExportResult(TypedDict):
+    kind: Annotated[str, OneOf(models.GameState)]
+    winner_seat: int | None
+    points: int
+
+
+class GameExport(DiceSecrets):
+    """The whole event log of a game, enough to replay and verify it."""
+
+    format: Literal["bansugoroku-game"]
+    format_version: int
+    table: str
+    rules: RulesOut
+    seats: list[ExportSeat]
+    game: Annotated[int, Doc("The game's number at the table.")]
+    state: Annotated[str, OneOf(models.GameState)]
+    starter: int
+    started_at: DateTime
+    ended_at: DateTime | None
+    turns: list[HistoryTurn]
+    result: ExportResult | None
+
+
+class RollCheck(TypedDict):
+    label: Annotated[str, Doc('"1", "2", ... or "opening-1", "opening-2", ...')]
+    turn: Annotated[int | None, Doc("null for an opening roll.")]
+    recorded: Dice
+    derived: Dice
+    matches: bool
+
+
+class Entropy(TypedDict):
+    black: str
+    white: str
+
+
+class DiceVerification(TypedDict):
+    """Every roll of a finished game beside the roll its revealed seed gives."""
+
+    table: str
+    game: int
+    seed: Annotated[str, Doc("The revealed dice seed, in hex.")]
+    seed_sha256: str
+    commitment_matches: Annotated[
+        bool, Doc("Whether the SHA-256 of the seed is the commitment published at the start.")
+    ]
+    entropy: Entropy
+    recipe: Annotated[str, Doc("How to recompute every roll yourself.")]
+    rolls: list[RollCheck]
+    all_match: bool
