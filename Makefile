@@ -12,6 +12,8 @@ export UV_PYTHON_DOWNLOADS := never
 
 # Development defaults; set DEBUG=0 (with SECRET_KEY etc.) for production-like runs.
 DEV_ENV := DEBUG=$${DEBUG:-1}
+# mypy's Django plugin loads the settings, which never connect to this database.
+TYPECHECK_ENV := DEBUG=1 DATABASE_URL=postgres://127.0.0.1/typecheck
 
 .PHONY: install run test lint bench bench-api clean
 
@@ -33,7 +35,7 @@ test: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy
+	$(TYPECHECK_ENV) $(BIN)/mypy
 	$(BIN)/lint-imports
 
 bench: install

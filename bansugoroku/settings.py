@@ -7,8 +7,10 @@ DATABASE_URL are required and the HTTPS/HSTS settings default to their productio
 
 import warnings
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
 from bansugoroku.env import (
@@ -20,6 +22,10 @@ from bansugoroku.env import (
     env_str,
     env_url,
 )
+
+# Django's generic classes (ModelAdmin, ...) take type arguments at run time too, as
+# the type checker wants them written: `admin.ModelAdmin[Player]`.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -140,7 +146,7 @@ if DEBUG:
     )
 
 # The REST API: bearer tokens, one error shape, rate limits per token and per address.
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["bansugoroku.api.auth.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import random
 import secrets
 from typing import Protocol
@@ -50,21 +49,31 @@ def roll(source: DiceSource) -> tuple[int, int]:
 def derived_dice(seed: bytes, entropy: tuple[str, str], label: str, count: int = 2) -> list[int]:
     """Dice anyone can recompute once the seed is revealed: the verifiable-dice recipe.
 
-    HMAC-SHA256 keyed with the seed, over the JSON array [label, first seat's entropy,
-    second seat's entropy] written compactly; its bytes in order, skipping any of 252 or
-    more so all six faces are equally likely, each give a die of byte % 6 + 1. A label
-    is the turn number ("1", "2", ...) or "opening-1", "opening-2", ... for the rolls
-    that decide who starts.
+    HMAC-SHA256 keyed with the seed, over `dice_message(label, entropy)`; its bytes in
+    order, skipping any of 252 or more so all six faces are equally likely, each give a
+    die of byte % 6 + 1. A label is the turn number ("1", "2", ...) or "opening-1",
+    "opening-2", ... for the rolls that decide who starts.
 
     >>> derived_dice(bytes(32), ("", ""), "1")
-    [4, 5]
+    [4, 2]
     """
-    message = json.dumps([label, *entropy], separators=(",", ":")).encode()
-    digest = hmac.new(seed, message, hashlib.sha256).digest()
+    digest = hmac.new(seed, dice_message(label, entropy), hashlib.sha256).digest()
     dice = [byte % 6 + 1 for byte in digest if byte < 252][:count]
     if len(dice) < count:  # 32 bytes all >= 252: about 1 in 10^45
         raise ValueError("the seed gives no fair die for this label")
     return dice
+
+
+def dice_message(label: str, entropy: tuple[str, str]) -> bytes:
+    """The bytes a roll's HMAC is taken over: the label, Black's entropy and White's,
+    each as its UTF-8 bytes preceded by their count in 4 bytes, big-endian. Defined in
+    bytes so a verifier in any language writes the same message, whatever the text.
+
+    >>> dice_message("1", ("dé", ""))
+    b'\\x00\\x00\\x00\\x011\\x00\\x00\\x00\\x03d\\xc3\\xa9\\x00\\x00\\x00\\x00'
+    """
+    parts = [part.encode() for part in (label, *entropy)]
+    return b"".join(len(part).to_bytes(4, "big") + part for part in parts)
 
 
 def seed_commitment(seed: bytes) -> str:

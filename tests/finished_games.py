@@ -45,9 +45,10 @@ def play_out(code: str, rng: random.Random) -> Game:
 
 def finished_table(host: Api, guest: Api, rules: dict[str, str] | None = None) -> str:
     """A table whose first game is over, with a hit in it; seats give their own entropy."""
-    code = host.post("tables", {"rules": rules or {}, "entropy": "aiko's dice"}).body["code"]
+    code = host.post("tables", {"rules": rules or {}}).body["code"]
     assert guest.post(f"tables/{code}/join", {"entropy": "ben ü"}).status == 200
-    assert host.post(f"tables/{code}/start", {"version": host.state(code)["version"]}).status == 200
+    start = {"version": host.state(code)["version"], "entropy": "aiko's dice"}
+    assert host.post(f"tables/{code}/start", start).status == 200
     play_out(code, random.Random(code))
     assert Turn.objects.filter(game__table__code=code, hit=True).exists()
     return code

@@ -6,7 +6,7 @@ from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
-from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated
 from rest_framework.request import Request
 
 from bansugoroku.games.models import Player
@@ -34,6 +34,16 @@ class BearerTokenAuthentication(BaseAuthentication):
         return self.keyword
 
 
+def player_of(request: Request) -> Player:
+    """The player whose token the request carries: for views that require one, as all do
+    but a few (IsAuthenticated by default)."""
+    user = request.user
+    if not isinstance(user, Player):
+        raise NotAuthenticated()
+    return user
+
+
+# drf-spectacular's extensions register themselves in an __init_subclass__ without types.
 class BearerTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
     """Tells the OpenAPI schema how to authenticate: an HTTP bearer token."""
 

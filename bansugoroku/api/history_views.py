@@ -6,26 +6,29 @@ Only the players seated at the table may read them; each view asks one function 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bansugoroku.api.auth import player_of
 from bansugoroku.api.schema import component, problems
 from bansugoroku.api.views import CODE
 from bansugoroku.games import exports, history, shapes
 from bansugoroku.games.selectors import table_for_player
+
+_R = TypeVar("_R", bound=HttpResponseBase)
 
 NUMBER = OpenApiParameter(
     "number", int, OpenApiParameter.PATH, description="The game's number at the table: 1, 2, ..."
 )
 
 
-def private(response: Any, filename: str | None = None) -> Any:
+def private(response: _R, filename: str | None = None) -> _R:
     """A player's own reading: not for shared caches; a download when it has a file name."""
     response["Cache-Control"] = "private, no-cache"
     response["Vary"] = "Authorization"
@@ -42,7 +45,7 @@ class GamesView(APIView):
         summary="Every game at the table, first to last",
     )
     def get(self, request: Request, code: str) -> Response:
-        table = table_for_player(code=code, player=request.user)
+        table = table_for_player(code=code, player=player_of(request))
         return private(Response(history.game_summaries(table)))
 
 
@@ -54,7 +57,7 @@ class GameView(APIView):
         summary="One game turn by turn; its dice seed once it is over",
     )
     def get(self, request: Request, code: str, number: int) -> Response:
-        game = history.game_for_player(code=code, player=request.user, number=number)
+        game = history.game_for_player(code=code, player=player_of(request), number=number)
         return private(Response(history.game_history(game)))
 
 
@@ -66,7 +69,7 @@ class ExportJsonView(APIView):
         summary="Download the game's whole event log as JSON",
     )
     def get(self, request: Request, code: str, number: int) -> Response:
-        game = history.game_for_player(code=code, player=request.user, number=number)
+        game = history.game_for_player(code=code, player=player_of(request), number=number)
         return private(Response(exports.game_export(game)), exports.export_filename(game, "json"))
 
 
@@ -84,7 +87,7 @@ class ExportMatView(APIView):
         summary="Download the game as a backgammon-style .mat match text",
     )
     def get(self, request: Request, code: str, number: int) -> HttpResponse:
-        game = history.game_for_player(code=code, player=request.user, number=number)
+        game = history.game_for_player(code=code, player=player_of(request), number=number)
         text = exports.game_export_mat(game)
         response = HttpResponse(text, content_type="text/plain; charset=utf-8")
         return private(response, exports.export_filename(game, "mat"))
@@ -99,5 +102,5 @@ class DiceView(APIView):
         description="409 `game_in_progress` while the game is played: the seed is secret.",
     )
     def get(self, request: Request, code: str, number: int) -> Response:
-        game = history.game_for_player(code=code, player=request.user, number=number)
+        game = history.game_for_player(code=code, player=player_of(request), number=number)
         return private(Response(history.dice_verification(game)))

@@ -74,8 +74,11 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     else:
         detail = str(exc.detail)
     response = problem(exc.status_code, code, title, detail, **extra)
-    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-        response["Retry-After"] = str(max(1, int(exc.wait + 0.999)))
+    if isinstance(exc, exceptions.Throttled):
+        # Throttled.__init__ sets `wait`, seconds or None; its stubs leave it out.
+        wait: float | None = exc.wait  # type: ignore[attr-defined]
+        if wait is not None:
+            response["Retry-After"] = str(max(1, int(wait + 0.999)))
     auth_header = getattr(exc, "auth_header", None)
     if auth_header:
         response["WWW-Authenticate"] = auth_header

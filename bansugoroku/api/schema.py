@@ -85,7 +85,7 @@ def _field(hint: Any, **options: Any) -> serializers.Field[Any, Any, Any, Any]:
     return kind(**options)
 
 
-class ProblemSerializer(serializers.Serializer):
+class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     type = serializers.CharField(help_text="A link to /api/v1/problems/{code}.")
     title = serializers.CharField()
     status = serializers.IntegerField()
@@ -96,7 +96,11 @@ class ProblemSerializer(serializers.Serializer):
         "not_your_turn, game_over, nothing_to_undo, stale_state, illegal_move, game_not_found, "
         "game_in_progress, throttled, ... (GET /api/v1/problems/{code} describes each)"
     )
-    errors = serializers.DictField(required=False, help_text="Per field, on invalid_request.")
+    # The serializer's metaclass takes declared fields out of the class, so this one does
+    # not replace Serializer.errors; the stubs cannot tell.
+    errors = serializers.DictField(  # type: ignore[assignment]
+        required=False, help_text="Per field, on invalid_request."
+    )
     version = serializers.IntegerField(
         required=False, help_text="The table's version, on stale_state."
     )

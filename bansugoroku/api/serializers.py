@@ -17,7 +17,7 @@ from bansugoroku.games.models import CpuLevel
 from engine.rules import Finish, Muji, Start
 
 
-class StrictSerializer(serializers.Serializer):
+class StrictSerializer(serializers.Serializer[Any]):
     """Refuses fields it does not know: a typo should fail loudly, not be ignored."""
 
     def to_internal_value(self, data: Any) -> Any:
@@ -28,7 +28,8 @@ class StrictSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
-class StrictSerializerSchema(OpenApiSerializerExtension):
+# drf-spectacular's extensions register themselves in an __init_subclass__ without types.
+class StrictSerializerSchema(OpenApiSerializerExtension):  # type: ignore[no-untyped-call]
     """Tells the OpenAPI schema what StrictSerializer enforces: `additionalProperties:
     false`, so generated clients and fuzzers know an unknown field is refused."""
 
@@ -82,13 +83,16 @@ class RulesSerializer(StrictSerializer):
     start = serializers.ChoiceField([s.value for s in Start], default=Start.ALTERNATE.value)
 
 
-ENTROPY = {
-    "max_length": 64,
-    "required": False,
-    "default": "",
-    "allow_blank": True,
-    "help_text": "Your own randomness, mixed into every roll at this table (verifiable dice).",
-}
+def entropy_field() -> Text:
+    return Text(
+        max_length=64,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="Your own randomness for the next game's dice, mixed into every roll. Give "
+        "it after reading the table's `next_game.seed_sha256`: the server committed to its "
+        "seed before, so neither it nor you can choose the dice.",
+    )
 
 
 class TableCreateSerializer(StrictSerializer):
@@ -99,7 +103,6 @@ class TableCreateSerializer(StrictSerializer):
         required=False,
         help_text='Required when opponent is "cpu", refused when it is "friend".',
     )
-    entropy = Text(**ENTROPY)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["opponent"] == "cpu" and "cpu_level" not in attrs:
@@ -110,12 +113,26 @@ class TableCreateSerializer(StrictSerializer):
 
 
 class JoinSerializer(StrictSerializer):
-    entropy = Text(**ENTROPY)
+    entropy = entropy_field()
 
 
 class VersionSerializer(StrictSerializer):
     version = Integer(
         min_value=1, max_value=2**31 - 1, help_text="The table `version` you last saw."
+    )
+
+
+class NewGameSerializer(VersionSerializer):
+    """Starting a game (the first, or the next) may give the caller's entropy for it."""
+
+    entropy = entropy_field()
+
+
+class EntropySerializer(VersionSerializer):
+    entropy = Text(
+        max_length=64,
+        min_length=1,
+        help_text="Your own randomness for the next game's dice (see `next_game`).",
     )
 
 
@@ -138,7 +155,7 @@ MOVE_SCHEMA = {
         "description": "One die move or the whole play, in order, each [from, to] from your side.",
     }
 )
-class MovesField(serializers.Field):
+class MovesField(serializers.Field[list[list[int]], Any, list[list[int]], Any]):
     """One or two die moves `[[from, to], ...]`, checked in one step.
 
     Nested DRF list fields are built again for every request and ran three layers of
@@ -166,3 +183,12 @@ class MovesField(serializers.Field):
 
 class MovesSerializer(VersionSerializer):
     moves = MovesField()
+
+
+class EventsQuerySerializer(serializers.Serializer[Any]):
+    after = serializers.IntegerField(
+        min_value=0,
+        max_value=2**31 - 1,
+        default=0,
+        help_text="The `sequence` of the last event you have read; 0 for all.",
+    )

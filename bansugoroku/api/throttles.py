@@ -28,6 +28,12 @@ class WindowThrottle(SimpleRateThrottle):
     boundary.
     """
 
+    # num_requests and duration are set by SimpleRateThrottle.__init__ from the rate (its
+    # stubs leave them out); window_ends by allow_request.
+    num_requests: int
+    duration: int
+    window_ends: float
+
     def allow_request(self, request: Request, view: APIView) -> bool:
         if self.rate is None:
             return True
@@ -54,7 +60,9 @@ class WindowThrottle(SimpleRateThrottle):
             full_key = cache.make_and_validate_key(key)
             client = cache._cache.get_client(full_key, write=True)
             pipe = client.pipeline(transaction=True)
-            _, count = pipe.set(full_key, 0, ex=self.duration, nx=True).incr(full_key).execute()
+            pipe.set(full_key, 0, ex=self.duration, nx=True)
+            pipe.incr(full_key)
+            _, count = pipe.execute()
             return int(count)
         if cache.add(key, 1, self.duration):
             return 1

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from bansugoroku.api import history_views, views
+from bansugoroku.api import event_views, history_views, views
 
 CODE = "tables/<str:code>"
 
@@ -15,6 +15,8 @@ urlpatterns = [
     path(f"{CODE}/undo", views.UndoView.as_view(), name="undo"),
     path(f"{CODE}/play-again", views.PlayAgainView.as_view(), name="play-again"),
     path(f"{CODE}/resign", views.ResignView.as_view(), name="resign"),
+    path(f"{CODE}/entropy", views.EntropyView.as_view(), name="entropy"),
+    path(f"{CODE}/events", event_views.EventsView.as_view(), name="events"),
     path(f"{CODE}/games", history_views.GamesView.as_view(), name="games"),
     path(f"{CODE}/games/<int:number>", history_views.GameView.as_view(), name="game"),
     path(

@@ -22,11 +22,14 @@ from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from bansugoroku.api import schema
+from bansugoroku.api.auth import player_of
 from bansugoroku.api.problems import PROBLEM_TYPES, ProblemType, problem
 from bansugoroku.api.schema import component
 from bansugoroku.api.serializers import (
+    EntropySerializer,
     JoinSerializer,
     MovesSerializer,
+    NewGameSerializer,
     PlayerCreateSerializer,
     PlayerUpdateSerializer,
     TableCreateSerializer,
@@ -38,7 +41,7 @@ from bansugoroku.games.models import Player, Table
 from engine.rules import Rules
 
 
-def parse(serializer_class: type[Serializer], request: Request) -> dict[str, Any]:
+def parse(serializer_class: type[Serializer[Any]], request: Request) -> dict[str, Any]:
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
@@ -84,7 +87,7 @@ class MeView(APIView):
         summary="The player the token belongs to",
     )
     def get(self, request: Request) -> Response:
-        return Response(player_json(request.user))
+        return Response(player_json(player_of(request)))
 
     @extend_schema(
         operation_id="players_me_update",
@@ -94,7 +97,7 @@ class MeView(APIView):
     )
     def patch(self, request: Request) -> Response:
         player = services.player_update(
-            player=request.user, **parse(PlayerUpdateSerializer, request)
+            player=player_of(request), **parse(PlayerUpdateSerializer, request)
         )
         return Response(player_json(player))
 
@@ -106,9 +109,8 @@ class TablesView(APIView):
         summary="My tables: those waiting for my move first, then the longest waiting",
     )
     def get(self, request: Request) -> Response:
-        return Response(
-            [selectors.table_summary(*seats) for seats in selectors.tables_for_player(request.user)]
-        )
+        tables = selectors.tables_for_player(player_of(request))
+        return Response([selectors.table_summary(*seats) for seats in tables])
 
     @extend_schema(
         operation_id="tables_create",
@@ -121,13 +123,13 @@ class TablesView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = parse(TableCreateSerializer, request)
+        player = player_of(request)
         change = services.table_create(
-            host=request.user,
+            host=player,
             rules=Rules.from_json(dict(data.get("rules", {}))),
             cpu=data.get("cpu_level", "") if data["opponent"] == "cpu" else "",
-            entropy=data["entropy"],
         )
-        return state_response(change.table, request.user, status=201)
+        return state_response(change.table, player, status=201)
 
 
 CODE = OpenApiParameter(
@@ -151,15 +153,14 @@ class TableView(APIView):
         "unchanged table answers 304 with no body.",
     )
     def get(self, request: Request, code: str) -> Response:
+        player = player_of(request)
         wanted = request.headers.get("If-None-Match")
         if wanted:
-            version = selectors.table_version(code=code, player=request.user)
+            version = selectors.table_version(code=code, player=player)
             tags = {tag.strip().removeprefix("W/") for tag in wanted.split(",")}
             if version is not None and etag(version) in tags:
                 return Response(status=304, headers={"ETag": etag(version)})
-        return state_response(
-            selectors.table_for_player(code=code, player=request.user), request.user
-        )
+        return state_response(selectors.table_for_player(code=code, player=player), player)
 
 
 class JoinView(APIView):
@@ -176,22 +177,22 @@ class JoinView(APIView):
         "are limited per address (429 with `Retry-After`), so codes can't be guessed.",
     )
     def post(self, request: Request, code: str) -> Response:
-        change = services.table_join(
-            player=request.user, code=code, **parse(JoinSerializer, request)
-        )
-        return state_response(change.table, request.user)
+        player = player_of(request)
+        change = services.table_join(player=player, code=code, **parse(JoinSerializer, request))
+        return state_response(change.table, player)
 
 
 class TableActionView(APIView):
     """A change to a table: parse the body, call the service, answer the new state."""
 
     service: Callable[..., services.Change]
-    serializer_class: type[Serializer] = VersionSerializer
+    serializer_class: type[Serializer[Any]] = VersionSerializer
 
     def post(self, request: Request, code: str) -> Response:
+        player = player_of(request)
         data = parse(self.serializer_class, request)
-        change = self.service(player=request.user, code=code, **data)
-        return state_response(change.table, request.user)
+        change = self.service(player=player, code=code, **data)
+        return state_response(change.table, player)
 
 
 CHANGE = (
@@ -205,7 +206,7 @@ def change(
     operation: str,
     summary: str,
     description: str,
-    request: type[Serializer] = VersionSerializer,
+    request: type[Serializer[Any]] = VersionSerializer,
 ) -> Any:
     """The OpenAPI description of a table change."""
     return extend_schema_view(
@@ -225,10 +226,13 @@ def change(
     "start",
     "The host starts the first game once both seats are taken",
     "Only the host (403 `not_the_host`), and only when the table is ready (409 "
-    "`wrong_state`). The server rolls the opening.",
+    "`wrong_state`). Send your `entropy` for the game's dice here, after reading "
+    "`next_game.seed_sha256`. The server rolls the opening.",
+    NewGameSerializer,
 )
 class StartView(TableActionView):
     service = staticmethod(services.table_start)
+    serializer_class = NewGameSerializer
 
 
 @change(
@@ -259,11 +263,28 @@ class UndoView(TableActionView):
 @change(
     "play_again",
     "Start the next game at the table; the score carries over",
-    "Either player, once the game has ended (409 `wrong_state` before). Who starts "
-    "follows the table's `start` rule: the seats alternate, or the opening is rolled.",
+    "Either player, once the game has ended (409 `wrong_state` before), giving their "
+    "`entropy` for it. Who starts follows the table's `start` rule: the seats "
+    "alternate, or the opening is rolled.",
+    NewGameSerializer,
 )
 class PlayAgainView(TableActionView):
     service = staticmethod(services.game_play_again)
+    serializer_class = NewGameSerializer
+
+
+@change(
+    "entropy",
+    "Give your entropy for the next game's dice",
+    "Between games (and before the first), once the table shows `next_game.seed_sha256`: "
+    "the server has committed to the seed, so your randomness makes the dice neither "
+    "side can choose. Giving it again replaces it until the game starts; 409 "
+    "`wrong_state` during a game. Joining, starting and play-again take it too.",
+    EntropySerializer,
+)
+class EntropyView(TableActionView):
+    service = staticmethod(services.seat_entropy)
+    serializer_class = EntropySerializer
 
 
 @change(

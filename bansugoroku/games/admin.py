@@ -4,21 +4,27 @@ so tables, games and turns are read-only here; a player's name and locale may be
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import admin
+from django.contrib.admin.options import BaseModelAdmin
+from django.db.models import Model
 from django.http import HttpRequest
 
 from bansugoroku.games.models import Game, Player, Seat, Table, Turn
 
+_M = TypeVar("_M", bound=Model)
 
-class ReadOnly:
+
+class ReadOnly(BaseModelAdmin[_M]):
     """Shows every field and allows no add, change or delete (the services own the data)."""
 
+    extra_readonly: tuple[str, ...] = ()
+    """Read-only entries that are not model fields: methods of the admin."""
+
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        model = self.model
-        fields = [f.name for f in model._meta.fields]
-        return fields + list(getattr(self, "extra_readonly", ()))
+        fields = [f.name for f in self.model._meta.fields]
+        return fields + list(self.extra_readonly)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -31,7 +37,7 @@ class ReadOnly:
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ["name", "locale", "created_at"]
     search_fields = ["name"]
     fields = ["name", "locale", "created_at"]
@@ -41,14 +47,14 @@ class PlayerAdmin(admin.ModelAdmin):
         return False  # a player is created with a token, through the API
 
 
-class SeatInline(ReadOnly, admin.TabularInline):
+class SeatInline(ReadOnly[Seat], admin.TabularInline[Seat, Table]):
     model = Seat
     fields = ["number", "player", "cpu", "entropy", "joined_at"]
     extra = 0
 
 
 @admin.register(Table)
-class TableAdmin(ReadOnly, admin.ModelAdmin):
+class TableAdmin(ReadOnly[Table], admin.ModelAdmin[Table]):
     list_display = ["code", "state", "host", "score", "version", "updated_at"]
     list_filter = ["state"]
     search_fields = ["code"]
@@ -60,20 +66,20 @@ class TableAdmin(ReadOnly, admin.ModelAdmin):
         return f"{table.score_black}-{table.score_white}"
 
 
-class TurnInline(ReadOnly, admin.TabularInline):
+class TurnInline(ReadOnly[Turn], admin.TabularInline[Turn, Game]):
     model = Turn
     fields = ["number", "seat", "dice", "notation", "hit", "position_after", "points"]
     extra = 0
 
 
 @admin.register(Game)
-class GameAdmin(ReadOnly, admin.ModelAdmin):
+class GameAdmin(ReadOnly[Game], admin.ModelAdmin[Game]):
     list_display = ["__str__", "state", "starter", "winner", "points", "turn_number", "started_at"]
     list_filter = ["state"]
     search_fields = ["table__code"]
     list_select_related = ["table"]
     exclude = ["seed"]
-    extra_readonly = ["seed_hex"]
+    extra_readonly = ("seed_hex",)
     inlines = [TurnInline]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
@@ -86,7 +92,7 @@ class GameAdmin(ReadOnly, admin.ModelAdmin):
 
 
 @admin.register(Turn)
-class TurnAdmin(ReadOnly, admin.ModelAdmin):
+class TurnAdmin(ReadOnly[Turn], admin.ModelAdmin[Turn]):
     list_display = ["__str__", "seat", "dice", "notation", "hit", "points", "created_at"]
     list_select_related = ["game__table"]
     search_fields = ["game__table__code"]

@@ -49,8 +49,8 @@ def after_step(table: Table, game: Game, step: Step, *, started: bool = False) -
             "seed_sha256": game.seed_hash,
         }
         events.append(_event(table, game, EventKind.GAME_STARTED, value.starter, payload))
-    if not step.turns and not started:
-        return events
+    if not step.turns and not started and value.result is None:
+        return events  # a move within a turn, or an undo: nothing to tell
     played = [t for t in step.turns if not t.is_pass]
     lead = {
         "game": game.number,

@@ -19,6 +19,7 @@ from bansugoroku.games import shapes
 from bansugoroku.games.history import dice_secrets, turn_json
 from bansugoroku.games.models import Game, GameState, Seat, Turn
 from bansugoroku.games.selectors import rules_json
+from engine.side import Side
 
 EXPORT_FORMAT: Final = "bansugoroku-game"
 EXPORT_FORMAT_VERSION = 1
@@ -40,7 +41,7 @@ def game_export(game: Game) -> shapes.GameExport:
                 "color": seat.color,
                 "name": seat.player.name if seat.player else None,
                 "cpu": seat.cpu or None,
-                "entropy": seat.entropy,
+                "entropy": game.entropy[seat.number],
             }
             for seat in table.seats.all()
         ],
@@ -165,5 +166,5 @@ def _mat_result(game: Game) -> str | None:
     columns = ["", ""]
     columns[game.winner] = f"Wins {game.points} point{'s' if game.points > 1 else ''}"
     if game.state == GameState.RESIGNED:
-        columns[1 - game.winner] = "Resigns"
+        columns[Side(game.winner).other] = "Resigns"
     return f"      {columns[0].ljust(_COLUMN)}{columns[1]}"  # Jellyfish indents it by one

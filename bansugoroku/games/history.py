@@ -18,12 +18,14 @@ from engine.dice import derived_dice, seed_commitment
 
 RECIPE = (
     "1. Check that the SHA-256 of the seed (its 32 bytes, written here in hex) is "
-    "seed_sha256, published when the game began. "
+    "seed_sha256, published at table version seed_published_at_version, before either "
+    "seat gave its entropy (each entropy's given_at_version is later, or null: none "
+    'given, counted as ""). '
     '2. Each roll has a label: the turn number ("1", "2", ...), or "opening-1", '
-    '"opening-2", ... for the rolls that decide who starts. Compute HMAC-SHA256 keyed '
-    "with the seed over the compact JSON array [label, black entropy, white entropy], "
-    'with no spaces, for example ["1","abc",""] (Python: json.dumps([...], '
-    'separators=(",", ":")), which writes non-ASCII characters as \\u escapes). '
+    '"opening-2", ... for the rolls that decide who starts. The message is the label, '
+    "Black's entropy and White's entropy, each written as the length of its UTF-8 bytes "
+    "in 4 bytes, big-endian, followed by those bytes. Compute HMAC-SHA256 of the message "
+    "keyed with the seed. "
     "3. Read the 32 bytes of the digest in order, skip any byte of 252 or more, and turn "
     "the first two others into the dice: die = byte % 6 + 1. In an opening roll the "
     "first die is Black's, the second White's."
@@ -62,7 +64,7 @@ def dice_verification(game: Game) -> shapes.DiceVerification:
     if not game.is_over:
         raise GameInProgress("the dice seed stays secret until the game ends; check the dice then")
     seed = bytes(game.seed)
-    entropy = game.table.entropy
+    entropy = game.entropy
     rolls = [
         _check(seed, entropy, f"opening-{index}", None, recorded)
         for index, recorded in enumerate(game.opening_rolls, start=1)
@@ -70,16 +72,23 @@ def dice_verification(game: Game) -> shapes.DiceVerification:
         _check(seed, entropy, str(turn.number), turn.number, turn.dice) for turn in game.turns.all()
     ]
     commitment = seed_commitment(seed) == game.seed_hash
+    given = [game.black_entropy_version, game.white_entropy_version]
+    before = all(version is None or version > game.seed_version for version in given)
     return {
         "table": game.table.code,
         "game": game.number,
         "seed": seed.hex(),
         "seed_sha256": game.seed_hash,
+        "seed_published_at_version": game.seed_version,
         "commitment_matches": commitment,
-        "entropy": {"black": entropy[0], "white": entropy[1]},
+        "committed_before_entropy": before,
+        "entropy": {
+            "black": {"value": entropy[0], "given_at_version": given[0]},
+            "white": {"value": entropy[1], "given_at_version": given[1]},
+        },
         "recipe": RECIPE,
         "rolls": rolls,
-        "all_match": commitment and all(roll["matches"] for roll in rolls),
+        "all_match": commitment and before and all(roll["matches"] for roll in rolls),
     }
 
 

@@ -67,6 +67,12 @@ class Table(models.Model):
     closed_reason = models.CharField(max_length=40, blank=True)
     last_event = models.PositiveIntegerField(default=0)
     """The sequence number of the table's newest event; the next one is one more."""
+    next_seed = models.BinaryField(max_length=32, null=True, editable=False)
+    """The dice seed of the table's next game, drawn and committed to (its SHA-256 shown)
+    when the table is created or a game ends: before either seat gives its entropy."""
+    next_seed_hash = models.CharField(max_length=64, blank=True, editable=False)
+    next_seed_version = models.PositiveIntegerField(null=True, blank=True)
+    """The table version at which `next_seed_hash` was first shown."""
 
     def __str__(self) -> str:
         return self.code
@@ -79,12 +85,6 @@ class Table(models.Model):
     def score(self) -> tuple[int, int]:
         return self.score_black, self.score_white
 
-    @property
-    def entropy(self) -> tuple[str, str]:
-        """The seats' own randomness, Black's then White's, mixed into every roll."""
-        black, white = self.seats.all()
-        return black.entropy, white.entropy
-
 
 class Seat(models.Model):
     """One of a table's two seats: 0 plays Black, 1 White; a player or the CPU."""
@@ -96,7 +96,10 @@ class Seat(models.Model):
     )
     cpu = models.CharField(max_length=8, choices=CpuLevel.choices, blank=True)
     entropy = models.CharField(max_length=64, blank=True)
-    """The seat's own contribution to every roll (verifiable dice)."""
+    """The seat's own randomness for the table's next game, given after its seed was
+    committed; it moves to the game when the game starts."""
+    entropy_version = models.PositiveIntegerField(null=True, blank=True)
+    """The table version at which the entropy was given (none: none given)."""
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -142,6 +145,14 @@ class Game(models.Model):
     seed = models.BinaryField(max_length=32, editable=False)
     """Secret until the game ends, then shown so anyone can recompute every roll."""
     seed_hash = models.CharField(max_length=64, editable=False)
+    seed_version = models.PositiveIntegerField()
+    """The table version at which `seed_hash` was first shown, before any entropy."""
+    black_entropy = models.CharField(max_length=64, blank=True)
+    black_entropy_version = models.PositiveIntegerField(null=True, blank=True)
+    white_entropy = models.CharField(max_length=64, blank=True)
+    white_entropy_version = models.PositiveIntegerField(null=True, blank=True)
+    """Each seat's randomness mixed into every roll, and the table version at which it
+    was given (none: none was given, and it counts as the empty string)."""
     state = models.CharField(max_length=10, choices=GameState.choices, default=GameState.PLAYING)
     position = models.CharField(max_length=64)
     turn_number = models.PositiveIntegerField(default=0)
@@ -165,6 +176,11 @@ class Game(models.Model):
     @property
     def is_over(self) -> bool:
         return self.state != GameState.PLAYING
+
+    @property
+    def entropy(self) -> tuple[str, str]:
+        """The seats' own randomness, Black's then White's, mixed into every roll."""
+        return self.black_entropy, self.white_entropy
 
     def board(self) -> Position:
         """The position from Black's side."""

@@ -173,8 +173,8 @@ def save(
     """
     parts: list[str] = []
     values: list[Any] = []
-    for model, rows in itertools.groupby(inserts, key=type):
-        rows = list(rows)
+    for model, group in itertools.groupby(inserts, key=type):
+        rows = list(group)
         fields = _insert_fields(model)
         parts.append(_insert_sql(model, len(rows)))
         for instance in rows:
@@ -183,8 +183,9 @@ def save(
             ]
     for instance, names in updates:
         model = type(instance)
-        parts.append(_update_sql(model, tuple(names)))
-        chosen = [model._meta.get_field(name) for name in names]
+        written = tuple(names)
+        parts.append(_update_sql(model, written))
+        chosen = _update_fields(model, written)
         values += [f.get_db_prep_save(f.pre_save(instance, add=False), connection) for f in chosen]
         values.append(instance.pk)
     *ctes, sql = parts
@@ -195,8 +196,17 @@ def save(
 
 
 @functools.cache
-def _update_sql(model: type[models.Model], fields: tuple[str, ...]) -> str:
-    columns = ", ".join(f'"{model._meta.get_field(name).column}" = %s' for name in fields)
+def _update_fields(
+    model: type[models.Model], names: tuple[str, ...]
+) -> tuple[models.Field[Any, Any], ...]:
+    """The model's fields with these names, in order: each has a column to write."""
+    fields = {f.name: f for f in _fields(model)}
+    return tuple(fields[name] for name in names)
+
+
+@functools.cache
+def _update_sql(model: type[models.Model], names: tuple[str, ...]) -> str:
+    columns = ", ".join(f'"{f.column}" = %s' for f in _update_fields(model, names))
     return f'UPDATE {model._meta.db_table} SET {columns} WHERE "id" = %s'
 
 

@@ -34,7 +34,13 @@ def replay_game(game: Game) -> list[str]:
     problems: list[str] = []
     if seed_commitment(bytes(game.seed)) != game.seed_hash:
         problems.append("the seed's SHA-256 is not the published seed_sha256")
-    roll = roller(table, game)
+    for color, given in (
+        ("Black", game.black_entropy_version),
+        ("White", game.white_entropy_version),
+    ):
+        if given is not None and given <= game.seed_version:
+            problems.append(f"{color}'s entropy was given before the seed was committed to")
+    roll = roller(game)
     value, finished = GameValue.start(table.rules, roll, _previous_starter(game))
     if [list(r) for r in value.opening_rolls] != game.opening_rolls:
         shown = [list(r) for r in value.opening_rolls]

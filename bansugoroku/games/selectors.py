@@ -6,10 +6,12 @@ client needs no rules of its own: the legal single moves are listed with the sta
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 
 from bansugoroku.games import queries, shapes
-from bansugoroku.games.models import Game, Player, Seat, Table, TableState
+from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState
 from bansugoroku.games.store import clean_code, game_value, load_table, seat_of
 from engine.names import point_name, roll_name, spoken_roll
 from engine.notation import format_play, position_id
@@ -62,6 +64,7 @@ def table_state(table: Table, player: Player) -> shapes.TableState:
         "seats": [_seat(s, me) for s in table.seats.all()],
         "score": {"you": score[me], "opponent": score[other], "black": score[0], "white": score[1]},
         "game": _game(table, table.current_game, me) if table.current_game else None,
+        "next_game": _next_game(table, seat),
         "updated_at": table.updated_at.isoformat(),
     }
 
@@ -151,6 +154,20 @@ def _game(table: Table, game: Game, me: Side) -> shapes.Game:
     }
 
 
+def _next_game(table: Table, seat: Seat) -> shapes.NextGame | None:
+    """The commitment to the next game's dice seed, shown from the moment it is drawn
+    (the table's creation, the end of a game) until that game starts."""
+    if table.next_seed_version is None:
+        return None
+    game = table.current_game
+    return {
+        "number": game.number + 1 if game else 1,
+        "seed_sha256": table.next_seed_hash,
+        "published_at_version": table.next_seed_version,
+        "your_entropy_given": seat.entropy_version is not None,
+    }
+
+
 def _position(position: Position) -> shapes.Position:
     own, theirs = position.pip_count()
     return {
@@ -167,3 +184,31 @@ def _board(position: Position) -> list[shapes.Point]:
         {"point": p, "name": point_name(p), "mine": max(n, 0), "theirs": max(-n, 0)}
         for p, n in enumerate(position.points, start=1)
     ]
+
+
+EVENTS_PAGE = 100
+"""Events per answer: a client that was away for a long game reads on with `after`."""
+
+
+def events_since(table: Table, after: int) -> dict[str, Any]:
+    """The table's events after sequence `after`, oldest first, a page at a time."""
+    events = list(
+        Event.objects.filter(table=table, sequence__gt=after).order_by("sequence")[
+            : EVENTS_PAGE + 1
+        ]
+    )
+    return {
+        "events": [_event(event) for event in events[:EVENTS_PAGE]],
+        "last_sequence": table.last_event,
+        "more": len(events) > EVENTS_PAGE,
+    }
+
+
+def _event(event: Event) -> dict[str, Any]:
+    return {
+        "sequence": event.sequence,
+        "kind": event.kind,
+        "seat": event.seat,
+        "payload": event.payload,
+        "created_at": event.created_at.isoformat(),
+    }

@@ -14,8 +14,10 @@ import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Model
 
 from bansugoroku.games import events, outbox, queries, store
 from bansugoroku.games.errors import (
@@ -65,8 +67,10 @@ def player_update(*, player: Player, name: str | None = None, locale: str | None
     return player
 
 
-def table_create(*, host: Player, rules: Rules, cpu: str = "", entropy: str = "") -> Change:
-    """A table with the host in the first seat (Black); the second seat free or the CPU's."""
+def table_create(*, host: Player, rules: Rules, cpu: str = "") -> Change:
+    """A table with the host in the first seat (Black); the second seat free or the CPU's.
+    The first game's dice seed is drawn and committed to now, before anyone gives
+    entropy: the host gives theirs when starting, the guest when joining."""
     for _ in range(10):
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         try:
@@ -78,10 +82,11 @@ def table_create(*, host: Player, rules: Rules, cpu: str = "", entropy: str = ""
                     muji=rules.muji,
                     start=rules.start,
                     state=TableState.READY if cpu else TableState.WAITING,
+                    **_next_seed(version=1),
                 )
                 Seat.objects.bulk_create(
                     [
-                        Seat(table=table, number=Side.BLACK, player=host, entropy=entropy),
+                        Seat(table=table, number=Side.BLACK, player=host),
                         Seat(table=table, number=Side.WHITE, cpu=cpu),
                     ]
                 )
@@ -103,34 +108,49 @@ def table_join(*, player: Player, code: str, entropy: str = "") -> Change:
         free = next((s for s in seats if s.player_id is None and not s.cpu), None)
         if free is None:
             raise TableFull("both seats at this table are taken")
-        free.player, free.entropy = player, entropy
-        free.save(update_fields=["player", "entropy"])
+        free.player = player
+        _give_entropy(table, free, entropy)
+        free.save(update_fields=["player", "entropy", "entropy_version"])
         table.state = TableState.READY
         return _commit(table, None, (), [events.player_joined(table, free.side, player.name)])
 
 
-def table_start(*, player: Player, code: str, version: int) -> Change:
-    """The host starts the first game once both seats are taken."""
+def table_start(*, player: Player, code: str, version: int, entropy: str = "") -> Change:
+    """The host starts the first game once both seats are taken, giving their entropy."""
     with transaction.atomic():
         table = lock_table(code, version)
-        seat_of(table, player)
+        seat = seat_of(table, player)
         if table.host_id != player.pk:
             raise NotTheHost("only the host starts the first game")
         if table.state != TableState.READY:
             raise WrongState(f"the table is {table.get_state_display()}, not ready to start")
+        _give_entropy(table, seat, entropy)
         return _new_game(table, number=1, previous=None)
 
 
-def game_play_again(*, player: Player, code: str, version: int) -> Change:
-    """The next game at the table; the score carries over."""
+def game_play_again(*, player: Player, code: str, version: int, entropy: str = "") -> Change:
+    """The next game at the table, the caller giving their entropy; the score carries over."""
     with transaction.atomic():
         table = lock_table(code, version)
-        seat_of(table, player)
+        seat = seat_of(table, player)
         if table.state != TableState.BETWEEN_GAMES:
             raise WrongState("a new game starts only after one has ended")
         last = table.current_game
         assert last is not None
+        _give_entropy(table, seat, entropy)
         return _new_game(table, number=last.number + 1, previous=Side(last.starter))
+
+
+def seat_entropy(*, player: Player, code: str, version: int, entropy: str) -> Change:
+    """Give (or give again) the caller's entropy for the table's next game, once its seed
+    is committed and until the game starts."""
+    with transaction.atomic():
+        table = lock_table(code, version)
+        seat = seat_of(table, player)
+        if table.state not in (TableState.WAITING, TableState.READY, TableState.BETWEEN_GAMES):
+            raise WrongState("entropy is given between games, for the next one")
+        _give_entropy(table, seat, entropy)
+        return _commit(table, None, (), (), seats=[seat])
 
 
 def game_resign(*, player: Player, code: str, version: int) -> Change:
@@ -153,7 +173,7 @@ def game_move(*, player: Player, code: str, version: int, moves: Sequence[Move])
         value = store.game_value(table, game)
         with _refusals():
             try:
-                step = value.play(side, moves, store.roller(table, game))
+                step = value.play(side, moves, store.roller(game))
             except IllegalMoveError as exc:
                 index = exc.index or 0
                 raise IllegalMove(
@@ -201,27 +221,45 @@ def _current_game(table: Table) -> Game:
 
 
 def _new_game(table: Table, *, number: int, previous: Side | None) -> Change:
-    seed = secrets.token_bytes(32)
+    """Start game `number` with the seed committed for it and the entropy each seat gave
+    since; the seats' entropy is spent, and the next game gets its own."""
+    assert table.next_seed is not None and table.next_seed_version is not None
+    black, white = seats = list(table.seats.all())
     game = Game.objects.create(
         table=table,
         number=number,
         starter=Side.BLACK,
-        seed=seed,
-        seed_hash=seed_commitment(seed),
+        seed=bytes(table.next_seed),
+        seed_hash=table.next_seed_hash,
+        seed_version=table.next_seed_version,
+        black_entropy=black.entropy,
+        black_entropy_version=black.entropy_version,
+        white_entropy=white.entropy,
+        white_entropy_version=white.entropy_version,
         position=position_id(Position.start()),
         turn_seat=Side.BLACK,
     )
+    for seat in seats:
+        seat.entropy, seat.entropy_version = "", None
+    table.next_seed, table.next_seed_hash, table.next_seed_version = None, "", None
     table.current_game = game
     table.state = TableState.PLAYING
-    step = GameValue.start(table.rules, store.roller(table, game), previous)
-    return _step(table, game, step, started=True)
+    step = GameValue.start(table.rules, store.roller(game), previous)
+    return _step(table, game, step, started=True, seats=seats)
 
 
-def _step(table: Table, game: Game, step: Step, *, started: bool = False) -> Change:
-    """Persist an engine step: the game row, the history's new turns and the events."""
+def _step(
+    table: Table, game: Game, step: Step, *, started: bool = False, seats: Sequence[Seat] = ()
+) -> Change:
+    """Persist an engine step: the game row, the history's new turns and the events. A
+    game that ends commits to the next game's seed at once."""
+    was_over = game.is_over
     store.write_game(table, game, step.game)
     if step.game.result is not None:
         table.state = TableState.BETWEEN_GAMES
+        if not was_over:
+            for name, value in _next_seed(version=table.version + 1).items():
+                setattr(table, name, value)
     turns = [
         Turn(
             game=game,
@@ -236,11 +274,32 @@ def _step(table: Table, game: Game, step: Step, *, started: bool = False) -> Cha
         )
         for t in step.turns
     ]
-    return _commit(table, game, turns, events.after_step(table, game, step, started=started))
+    written = events.after_step(table, game, step, started=started)
+    return _commit(table, game, turns, written, seats=seats)
+
+
+def _next_seed(*, version: int) -> dict[str, Any]:
+    """A new secret seed for the table's next game, committed to at `version`."""
+    seed = secrets.token_bytes(32)
+    return {
+        "next_seed": seed,
+        "next_seed_hash": seed_commitment(seed),
+        "next_seed_version": version,
+    }
+
+
+def _give_entropy(table: Table, seat: Seat, entropy: str) -> None:
+    """Record the seat's entropy for the next game at the version this change writes;
+    an empty one gives nothing (and counts as the empty string)."""
+    if entropy:
+        seat.entropy, seat.entropy_version = entropy, table.version + 1
 
 
 TABLE_FIELDS = [
     "version",
+    "next_seed",
+    "next_seed_hash",
+    "next_seed_version",
     "state",
     "score_black",
     "score_white",
@@ -261,17 +320,25 @@ GAME_FIELDS = [
     "pending",
     "position",
 ]
-"""What a change may alter: the table's and the game's columns that are written back."""
+SEAT_FIELDS = ["entropy", "entropy_version"]
+"""What a change may alter: the table's, the game's and the seats' columns written back."""
 
 
 def _commit(
-    table: Table, game: Game | None, turns: Sequence[Turn], written: Sequence[Event]
+    table: Table,
+    game: Game | None,
+    turns: Sequence[Turn],
+    written: Sequence[Event],
+    *,
+    seats: Sequence[Seat] = (),
 ) -> Change:
     """Write a change in one statement: the history's new turns, the events, the game,
     and the table with its version bumped; the events go to Celery after the commit.
     Helpers change instances; only this writes them."""
     table.version += 1
-    updates = [(game, GAME_FIELDS)] if game else []
+    updates: list[tuple[Model, Sequence[str]]] = [(seat, SEAT_FIELDS) for seat in seats]
+    if game:
+        updates.append((game, GAME_FIELDS))
     queries.save([*updates, (table, TABLE_FIELDS)], [*turns, *written])
     outbox.hand_on_after_commit(table.pk, written)
     return Change(table, written)

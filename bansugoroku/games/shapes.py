@@ -139,6 +139,19 @@ class Game(TypedDict):
     seed_sha256: Annotated[str, Doc("Commitment to the dice seed, revealed at the end.")]
 
 
+class NextGame(TypedDict):
+    number: Annotated[int, Doc("The game these dice are for.")]
+    seed_sha256: Annotated[
+        str, Doc("SHA-256 of the next game's secret dice seed, committed before any entropy.")
+    ]
+    published_at_version: Annotated[
+        int, Doc("The table version at which the commitment was first shown.")
+    ]
+    your_entropy_given: Annotated[
+        bool, Doc("Whether you gave your entropy for it (join, start, play-again or entropy).")
+    ]
+
+
 class TableState(TypedDict):
     """The whole table from your side."""
 
@@ -151,6 +164,9 @@ class TableState(TypedDict):
     seats: list[Seat]
     score: Score
     game: Game | None
+    next_game: Annotated[
+        NextGame | None, Doc("The next game's dice commitment; null while a game is played.")
+    ]
     updated_at: DateTime
 
 
@@ -247,9 +263,16 @@ class RollCheck(TypedDict):
     matches: bool
 
 
+class GivenEntropy(TypedDict):
+    value: Annotated[str, Doc('"" when none was given.')]
+    given_at_version: Annotated[
+        int | None, Doc("The table version when it was given; null: none given.")
+    ]
+
+
 class Entropy(TypedDict):
-    black: str
-    white: str
+    black: GivenEntropy
+    white: GivenEntropy
 
 
 class DiceVerification(TypedDict):
@@ -259,8 +282,14 @@ class DiceVerification(TypedDict):
     game: int
     seed: Annotated[str, Doc("The revealed dice seed, in hex.")]
     seed_sha256: str
+    seed_published_at_version: Annotated[
+        int, Doc("The table version at which seed_sha256 was first shown.")
+    ]
     commitment_matches: Annotated[
         bool, Doc("Whether the SHA-256 of the seed is the commitment published at the start.")
+    ]
+    committed_before_entropy: Annotated[
+        bool, Doc("Whether the commitment was published before either seat gave entropy.")
     ]
     entropy: Entropy
     recipe: Annotated[str, Doc("How to recompute every roll yourself.")]

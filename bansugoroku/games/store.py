@@ -56,10 +56,11 @@ def load_table(code: str, *, lock: bool = False) -> Table:
         seat.player, seat.table = player, table
         seats.append(seat)
     # What prefetch_related_objects itself does with the rows it fetched; Django has no
-    # public way to hand it rows already in hand.
+    # public way to hand it rows already in hand. Its stubs leave out these private names.
     cached = table.seats.all()
-    cached._result_cache, cached._prefetch_done = seats, True
-    table._prefetched_objects_cache = {"seats": cached}
+    cached._result_cache = seats
+    cached._prefetch_done = True  # type: ignore[attr-defined]
+    table._prefetched_objects_cache = {"seats": cached}  # type: ignore[attr-defined]
     return table
 
 
@@ -122,10 +123,10 @@ def write_game(table: Table, game: Game, value: GameValue) -> None:
             table.score_white += result.points
 
 
-def roller(table: Table, game: Game) -> Roller:
+def roller(game: Game) -> Roller:
     """The game's dice: HMAC-SHA256 of its committed seed over the roll's label and
     both seats' entropy (`engine.dice.derived_dice`)."""
-    seed, entropy = bytes(game.seed), table.entropy
+    seed, entropy = bytes(game.seed), game.entropy
 
     def roll(label: str) -> tuple[int, int]:
         first, second = derived_dice(seed, entropy, label)

@@ -126,7 +126,8 @@ def before(code: str) -> Before:
 
 def assert_history_intact(code: str) -> None:
     """Every game's turns are numbered 1..N with no gap or duplicate, N where it should be:
-    the turn being played (or resigned in) has no row yet; a winning or last pass has."""
+    the turn being played (or resigned in) has no row yet; a winning or last pass has.
+    The table's events, likewise, are numbered 1..N."""
     for game in Game.objects.filter(table__code=code):
         numbers = list(
             Turn.objects.filter(game=game).order_by("number").values_list("number", flat=True)
@@ -134,6 +135,9 @@ def assert_history_intact(code: str) -> None:
         ended_by_a_turn = game.state in (GameState.WON, GameState.ABANDONED)
         last = game.turn_number if ended_by_a_turn else game.turn_number - 1
         assert numbers == list(range(1, last + 1)), (game, numbers, game.turn_number)
+    table = Table.objects.get(code=code)
+    sequences = list(table.events.order_by("sequence").values_list("sequence", flat=True))
+    assert sequences == list(range(1, table.last_event + 1)), "events with a gap or twice"
 
 
 def assert_applied_once(was: Before, move: list[int]) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import re
 
 import pytest
@@ -79,14 +78,19 @@ def test_after_the_game_the_seed_is_shown_and_every_roll_checks_out(played, fini
     assert answer.status == 200
     check = answer.body
     assert check["all_match"] is True and check["commitment_matches"] is True
-    assert check["entropy"] == {"black": "aiko's dice", "white": "ben ü"}
+    black, white = check["entropy"]["black"], check["entropy"]["white"]
+    assert (black["value"], white["value"]) == ("aiko's dice", "ben ü")
+    published = check["seed_published_at_version"]
+    assert published < white["given_at_version"] < black["given_at_version"]
+    assert check["committed_before_entropy"] is True
     assert [r["turn"] for r in check["rolls"]] == [t["number"] for t in history["turns"]]
     assert all(r["recorded"] == r["derived"] and r["matches"] for r in check["rolls"])
     assert "HMAC-SHA256" in check["recipe"] and "252" in check["recipe"]
     # Follow the recipe without the engine: the published dice come out.
     for roll in check["rolls"]:
-        message = json.dumps([roll["label"], "aiko's dice", "ben ü"], separators=(",", ":"))
-        digest = hmac.new(seed, message.encode(), hashlib.sha256).digest()
+        parts = [text.encode() for text in (roll["label"], "aiko's dice", "ben ü")]
+        message = b"".join(len(part).to_bytes(4, "big") + part for part in parts)
+        digest = hmac.new(seed, message, hashlib.sha256).digest()
         assert [b % 6 + 1 for b in digest if b < 252][:2] == roll["recorded"]
 
 

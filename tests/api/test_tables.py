@@ -40,7 +40,7 @@ def test_a_cpu_table_is_ready_at_once_and_stores_the_level(host):
         {"rules": {"finish": "sideways"}},
         {"rules": {"clock": "fast"}},
         {"rules": "iri"},
-        {"entropy": "x" * 65},
+        {"entropy": "given before the seed is committed"},
     ],
 )
 def test_bad_table_options_are_400_and_create_nothing(host, body):

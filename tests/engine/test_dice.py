@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
+import struct
 from collections import Counter
 
 from engine.dice import SystemDice, derived_dice, roll, seed_commitment
 
 
 def test_derived_dice_follow_the_published_recipe():
+    """The message is defined in bytes: each part's UTF-8 after its length in 4 bytes,
+    so an entropy like "dé🎲" is hashed as its 7 UTF-8 bytes, not as JSON escapes."""
     seed = bytes(range(32))
-    message = json.dumps(["7", "alice's noise", ""], separators=(",", ":")).encode()
+    parts = [b"7", "dé🎲".encode(), b""]
+    assert len(parts[1]) == 7
+    message = b"".join(struct.pack(">I", len(part)) + part for part in parts)
     digest = hmac.new(seed, message, hashlib.sha256).digest()
     expected = [b % 6 + 1 for b in digest if b < 252][:2]
-    assert derived_dice(seed, ("alice's noise", ""), "7") == expected
+    assert derived_dice(seed, ("dé🎲", ""), "7") == expected
 
 
 def test_derived_dice_depend_on_seed_entropy_and_turn():

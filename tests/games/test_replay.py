@@ -131,3 +131,10 @@ def test_the_command_checks_only_what_it_is_asked_to(host, guest, finished, tabl
     assert error is not None and out.strip().splitlines()[-1] == "checked 1 games, 1 differ"
     assert "no game with id" in str(replay("--game", "999999")[1])
     assert "no table with code" in str(replay("--table", "ZZZZZZ")[1])
+
+
+def test_entropy_given_before_the_commitment_is_reported(finished):
+    game = game_of(finished)
+    game.white_entropy_version = game.seed_version
+    game.save()
+    assert replay_game(game) == ["White's entropy was given before the seed was committed to"]

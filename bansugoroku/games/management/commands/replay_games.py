@@ -52,11 +52,11 @@ class Command(BaseCommand):
                 where = f"{each.table.code} game {each.number} (id {each.pk})"
                 self.stdout.write(f"{where}: " + "; ".join(problems))
         scores = 0
-        for each in tables.iterator(chunk_size=200):
-            problems = score_problems(each, each.games.all())
+        for each_table in tables.iterator(chunk_size=200):
+            problems = score_problems(each_table, each_table.games.all())
             if problems:
                 scores += 1
-                self.stdout.write(f"{each.code}: " + "; ".join(problems))
+                self.stdout.write(f"{each_table.code}: " + "; ".join(problems))
         summary = f"checked {checked} games, {differ} differ"
         if scores:
             summary += f"; {scores} table scores differ"

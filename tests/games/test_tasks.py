@@ -1,0 +1,125 @@
+"""The events outbox read by a real Celery worker over the configured broker (Redis in CI):
+delivery after the commit, the relay for events a worker never got, and a change that
+still succeeds while the broker is away."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from celery.signals import task_postrun
+from django.db import connections
+from django.utils import timezone
+
+from bansugoroku.celery import app
+from bansugoroku.games import services
+from bansugoroku.games.models import Event
+from bansugoroku.games.tasks import relay_events
+from engine.rules import Rules
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _close_connections(**_: object) -> None:
+    """The worker thread opens its own database connection; close it after each task so
+    the test database can be flushed and dropped."""
+    connections.close_all()
+
+
+@contextmanager
+def worker_running() -> Iterator[None]:
+    task_postrun.connect(_close_connections)
+    try:
+        with start_worker(app, perform_ping_check=False, shutdown_timeout=30):
+            yield
+    finally:
+        task_postrun.disconnect(_close_connections)
+
+
+@pytest.fixture
+def worker() -> Iterator[None]:
+    app.control.purge()  # what earlier tests queued, for tables long gone
+    with worker_running():
+        yield
+
+
+def a_started_table() -> str:
+    host, _ = services.player_create(name="Aiko")
+    guest, _ = services.player_create(name="Ben")
+    table = services.table_create(host=host, rules=Rules()).table
+    version = services.table_join(player=guest, code=table.code).table.version
+    return services.table_start(player=host, code=table.code, version=version).table.code
+
+
+def delivered(code: str, count: int) -> list[int]:
+    """The sequences of the table's delivered events, once there are `count` of them."""
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        done = list(
+            Event.objects.filter(table__code=code, delivered_at__isnull=False)
+            .order_by("sequence")
+            .values_list("sequence", flat=True)
+        )
+        if len(done) >= count:
+            return done
+        time.sleep(0.1)
+    raise AssertionError(f"{count} events of {code} were not delivered in 15 s")
+
+
+def test_a_changes_events_are_delivered_after_it_commits(worker):
+    code = a_started_table()
+    assert delivered(code, 3) == [1, 2, 3]
+
+
+def test_the_relay_hands_on_events_older_than_a_minute_that_were_never_delivered():
+    code = a_started_table()
+    app.control.purge()  # the messages are lost: the broker restarted empty, say
+    old = timezone.now() - timedelta(minutes=2)
+    Event.objects.filter(table__code=code, sequence__lte=2).update(created_at=old)
+    with worker_running():
+        relay_events.delay()
+        assert delivered(code, 2) == [1, 2]
+    newest = Event.objects.get(table__code=code, sequence=3)
+    assert newest.delivered_at is None, "an event younger than a minute is left to its task"
+
+
+def test_a_change_succeeds_while_the_broker_is_down_and_its_events_wait():
+    """A separate process, whose broker is a closed port, makes a change."""
+    script = (
+        "import django; django.setup();"
+        "from bansugoroku.games import services; from engine.rules import Rules;"
+        "host, _ = services.player_create(name='Aiko');"
+        "print(services.table_create(host=host, rules=Rules()).table.code)"
+    )
+    db = connections["default"].settings_dict
+    env = os.environ | {
+        "CELERY_BROKER_URL": "redis://127.0.0.1:1/0",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DJANGO_SETTINGS_MODULE": "bansugoroku.settings",
+        "DEBUG": "1",
+    }
+    created = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert created.returncode == 0, created.stderr
+    code = created.stdout.strip()
+    guest, _ = services.player_create(name="Ben")
+    join = (
+        "import django; django.setup();"
+        "from bansugoroku.games import services; from bansugoroku.games.models import Player;"
+        f"services.table_join(player=Player.objects.get(pk={guest.pk}), code='{code}')"
+    )
+    joined = subprocess.run(
+        [sys.executable, "-c", join], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert joined.returncode == 0, joined.stderr
+    assert "wait for the relay" in joined.stderr
+    (event,) = Event.objects.filter(table__code=code)
+    assert event.kind == "player_joined" and event.delivered_at is None
