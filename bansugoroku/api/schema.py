@@ -79,6 +79,8 @@ def _field(hint: Any, **options: Any) -> serializers.Field[Any, Any, Any, Any]:
         if is_typeddict(args[0]):
             return component(args[0])(many=True, **options)
         return serializers.ListField(child=_field(args[0]), **options)
+    if origin is dict:
+        return serializers.DictField(**options)  # free-form
     kind = _FIELDS.get(options.pop("format", hint))
     if kind is None:
         raise TypeError(f"no schema for {hint!r}")

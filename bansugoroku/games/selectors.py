@@ -6,8 +6,6 @@ client needs no rules of its own: the legal single moves are listed with the sta
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 
 from bansugoroku.games import queries, shapes
@@ -190,7 +188,7 @@ EVENTS_PAGE = 100
 """Events per answer: a client that was away for a long game reads on with `after`."""
 
 
-def events_since(table: Table, after: int) -> dict[str, Any]:
+def events_since(table: Table, after: int) -> shapes.Events:
     """The table's events after sequence `after`, oldest first, a page at a time."""
     events = list(
         Event.objects.filter(table=table, sequence__gt=after).order_by("sequence")[
@@ -204,7 +202,7 @@ def events_since(table: Table, after: int) -> dict[str, Any]:
     }
 
 
-def _event(event: Event) -> dict[str, Any]:
+def _event(event: Event) -> shapes.Event:
     return {
         "sequence": event.sequence,
         "kind": event.kind,

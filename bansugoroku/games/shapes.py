@@ -8,7 +8,7 @@ No `from __future__ import annotations`: Python 3.11 misses `NotRequired` in a s
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Annotated, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from bansugoroku.games import models
 from engine.rules import Finish, Muji, Start
@@ -295,3 +295,17 @@ class DiceVerification(TypedDict):
     recipe: Annotated[str, Doc("How to recompute every roll yourself.")]
     rolls: list[RollCheck]
     all_match: bool
+
+
+class Event(TypedDict):
+    sequence: Annotated[int, Doc("1, 2, 3, ... per table.")]
+    kind: Annotated[str, OneOf(models.EventKind)]
+    seat: Annotated[int | None, Doc("The seat it concerns.")]
+    payload: Annotated[dict[str, Any], Doc("What happened; its keys depend on `kind`.")]
+    created_at: DateTime
+
+
+class Events(TypedDict):
+    events: list[Event]
+    last_sequence: Annotated[int, Doc("The table's newest event.")]
+    more: Annotated[bool, Doc("More events follow: ask again with `after`.")]
