@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bansugoroku.api.auth import player_of
 from bansugoroku.api.history_views import private
-from bansugoroku.api.schema import problems
+from bansugoroku.api.schema import component, problems
 from bansugoroku.api.serializers import EventsQuerySerializer
 from bansugoroku.api.views import CODE
-from bansugoroku.games import selectors
-from bansugoroku.games.models import EventKind
+from bansugoroku.games import selectors, shapes
 
 KINDS = """Each event has a `kind`, the `seat` it concerns, and a `payload`:
 - `player_joined` (seat: who joined): `name`.
@@ -31,25 +27,11 @@ KINDS = """Each event has a `kind`, the `seat` it concerns, and a `payload`:
 - `table_closed` (no seat): `reason`."""
 
 
-class EventSerializer(serializers.Serializer[Any]):
-    sequence = serializers.IntegerField(help_text="1, 2, 3, ... per table.")
-    kind = serializers.ChoiceField(EventKind.choices)
-    seat = serializers.IntegerField(allow_null=True, help_text="The seat it concerns.")
-    payload = serializers.DictField(help_text="What happened; its keys depend on `kind`.")
-    created_at = serializers.DateTimeField()
-
-
-class EventsSerializer(serializers.Serializer[Any]):
-    events = EventSerializer(many=True)
-    last_sequence = serializers.IntegerField(help_text="The table's newest event.")
-    more = serializers.BooleanField(help_text="More events follow: ask again with `after`.")
-
-
 class EventsView(APIView):
     @extend_schema(
         operation_id="tables_events",
         parameters=[CODE, EventsQuerySerializer],
-        responses={200: EventsSerializer} | problems(400, 401, 403, 404),
+        responses={200: component(shapes.Events)} | problems(400, 401, 403, 404),
         summary="What happened at the table since event `after`",
         description="A client that was away reads what it missed, to say for example "
         '"Ben played 13/10 10/9*, then you rolled 5-3". Events come oldest first, at '

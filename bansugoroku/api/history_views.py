@@ -15,11 +15,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bansugoroku.api import history_schema
 from bansugoroku.api.auth import player_of
-from bansugoroku.api.schema import problems
+from bansugoroku.api.schema import component, problems
 from bansugoroku.api.views import CODE
-from bansugoroku.games import exports, history
+from bansugoroku.games import exports, history, shapes
 from bansugoroku.games.selectors import table_for_player
 
 _R = TypeVar("_R", bound=HttpResponseBase)
@@ -42,7 +41,7 @@ class GamesView(APIView):
     @extend_schema(
         operation_id="games_list",
         parameters=[CODE],
-        responses={200: history_schema.GameSummarySerializer(many=True)} | problems(401, 403, 404),
+        responses={200: component(shapes.GameSummary)(many=True)} | problems(401, 403, 404),
         summary="Every game at the table, first to last",
     )
     def get(self, request: Request, code: str) -> Response:
@@ -54,7 +53,7 @@ class GameView(APIView):
     @extend_schema(
         operation_id="games_history",
         parameters=[CODE, NUMBER],
-        responses={200: history_schema.GameHistorySerializer} | problems(401, 403, 404),
+        responses={200: component(shapes.GameHistory)} | problems(401, 403, 404),
         summary="One game turn by turn; its dice seed once it is over",
     )
     def get(self, request: Request, code: str, number: int) -> Response:
@@ -66,7 +65,7 @@ class ExportJsonView(APIView):
     @extend_schema(
         operation_id="games_export_json",
         parameters=[CODE, NUMBER],
-        responses={200: history_schema.GameExportSerializer} | problems(401, 403, 404),
+        responses={200: component(shapes.GameExport)} | problems(401, 403, 404),
         summary="Download the game's whole event log as JSON",
     )
     def get(self, request: Request, code: str, number: int) -> Response:
@@ -98,7 +97,7 @@ class DiceView(APIView):
     @extend_schema(
         operation_id="games_dice",
         parameters=[CODE, NUMBER],
-        responses={200: history_schema.DiceVerificationSerializer} | problems(401, 403, 404, 409),
+        responses={200: component(shapes.DiceVerification)} | problems(401, 403, 404, 409),
         summary="Check every roll of a finished game against its revealed seed",
         description="409 `game_in_progress` while the game is played: the seed is secret.",
     )

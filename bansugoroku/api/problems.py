@@ -7,7 +7,7 @@ Every error carries a stable `code` a client can switch on, a `title`, the HTTP
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from django.http import Http404
 from rest_framework import exceptions
@@ -36,6 +36,12 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     code: (kind.status_code, title) for kind, code, title in reversed(_DRF_CODES)
 } | {kind.code: (kind.status, kind.title) for kind in ServiceError.__subclasses__()}
 """Every error code the API answers with: its HTTP status and title."""
+
+
+class ProblemType(TypedDict):
+    code: str
+    status: int
+    title: str
 
 
 def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:

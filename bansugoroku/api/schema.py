@@ -1,21 +1,90 @@
-"""OpenAPI descriptions of the API's answers (the views return dicts built by selectors).
-
-These serializers are never used to serialize; `tests/api/test_schema.py` validates
-real responses against the schema generated from them, so they cannot drift.
+"""The OpenAPI description of the API's answers, generated from their TypedDicts in
+`bansugoroku.games.shapes`; `tests/api/test_schema.py` validates real answers against it.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from functools import cache
+from types import NoneType, UnionType
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    NotRequired,
+    Required,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
 
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
-from bansugoroku.games.models import CpuLevel, GameState, TableState
+from bansugoroku.games.shapes import Doc, Format, OneOf
+
+_FIELDS: dict[Any, type[serializers.Field[Any, Any, Any, Any]]] = {
+    str: serializers.CharField,
+    int: serializers.IntegerField,
+    bool: serializers.BooleanField,
+    "date-time": serializers.DateTimeField,
+    "uri": serializers.URLField,
+}
 
 
-def move() -> serializers.ListField:
-    return serializers.ListField(child=serializers.IntegerField(), help_text="[from, to]")
+@cache
+def component(shape: Any) -> type[serializers.Serializer[Any]]:
+    """The schema component of a TypedDict: a serializer class named after it, with its
+    docstring and a field per key, optional when NotRequired. Made once, when the views
+    are defined, for drf-spectacular to read: nothing serializes with it."""
+    if not is_typeddict(shape):
+        raise TypeError(f"{shape!r} is not a TypedDict")
+    fields = {
+        key: _field(hint, required=key in shape.__required_keys__)
+        for key, hint in get_type_hints(shape, include_extras=True).items()
+    }
+    attributes = {"__doc__": shape.__doc__, "__module__": shape.__module__, **fields}
+    return type(shape.__name__, (serializers.Serializer,), attributes)
+
+
+def _field(hint: Any, **options: Any) -> serializers.Field[Any, Any, Any, Any]:
+    """The field that documents a value of type `hint`: its `Annotated` metadata gives
+    the description, the choices or the format, and `X | None` allows null."""
+    origin, args = get_origin(hint), get_args(hint)
+    if origin in (Required, NotRequired):
+        return _field(args[0], **options)
+    if origin is Annotated:
+        for meta in hint.__metadata__:
+            if isinstance(meta, Doc):
+                options["help_text"] = meta.text
+            elif isinstance(meta, OneOf):
+                # Django choices give their labels, which the enum's description shows.
+                options["choices"] = list(getattr(meta.choices, "choices", meta.choices))
+            elif isinstance(meta, Format):
+                options["format"] = meta.name
+            else:
+                raise TypeError(f"unknown metadata {meta!r} in {hint!r}")
+        return _field(args[0], **options)
+    if origin in (Union, UnionType):
+        (value,) = (arg for arg in args if arg is not NoneType)
+        return _field(value, allow_null=True, **options)
+    if origin is Literal:
+        return serializers.ChoiceField(list(args), **options)
+    if "choices" in options:
+        return serializers.ChoiceField(options.pop("choices"), **options)
+    if is_typeddict(hint):
+        return component(hint)(**options)
+    if origin is list:
+        if is_typeddict(args[0]):
+            return component(args[0])(many=True, **options)
+        return serializers.ListField(child=_field(args[0]), **options)
+    if origin is dict:
+        return serializers.DictField(**options)  # free-form
+    kind = _FIELDS.get(options.pop("format", hint))
+    if kind is None:
+        raise TypeError(f"no schema for {hint!r}")
+    return kind(**options)
 
 
 class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
@@ -52,151 +121,3 @@ PROBLEM = OpenApiResponse(ProblemSerializer, description="A problem (RFC 9457)."
 def problems(*statuses: int) -> dict[tuple[int, str], Any]:
     """Error answers, under the media type they are really sent with."""
     return {(status, "application/problem+json"): PROBLEM for status in statuses}
-
-
-class ProblemTypeSerializer(serializers.Serializer[dict[str, Any]]):
-    code = serializers.CharField()
-    status = serializers.IntegerField()
-    title = serializers.CharField()
-
-
-class PlayerSerializer(serializers.Serializer[dict[str, Any]]):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    locale = serializers.CharField()
-
-
-class NewPlayerSerializer(serializers.Serializer[dict[str, Any]]):
-    token = serializers.CharField(help_text="Send as `Authorization: Bearer <token>`. Shown once.")
-    player = PlayerSerializer()
-
-
-class RulesOutSerializer(serializers.Serializer[dict[str, Any]]):
-    finish = serializers.ChoiceField(["iri", "bear_off"])
-    muji = serializers.ChoiceField(["bigger", "on_the_spot", "off"])
-    start = serializers.ChoiceField(["alternate", "roll"])
-
-
-class YouSerializer(serializers.Serializer[dict[str, Any]]):
-    seat = serializers.IntegerField(help_text="0: first seat, Black; 1: second seat, White.")
-    color = serializers.ChoiceField(["black", "white"])
-    is_host = serializers.BooleanField(required=False)
-
-
-class SeatSerializer(serializers.Serializer[dict[str, Any]]):
-    seat = serializers.IntegerField()
-    color = serializers.ChoiceField(["black", "white"])
-    name = serializers.CharField(allow_null=True)
-    cpu = serializers.ChoiceField(CpuLevel.choices, allow_null=True)
-    free = serializers.BooleanField()
-    you = serializers.BooleanField()
-
-
-class ScoreSerializer(serializers.Serializer[dict[str, Any]]):
-    you = serializers.IntegerField()
-    opponent = serializers.IntegerField()
-    black = serializers.IntegerField(required=False)
-    white = serializers.IntegerField(required=False)
-
-
-class DiceNameSerializer(serializers.Serializer[dict[str, Any]]):
-    kanji = serializers.CharField()
-    reading = serializers.CharField()
-    spoken = serializers.CharField(help_text='For screen readers: "three and four, shisō".')
-
-
-class TurnSerializer(serializers.Serializer[dict[str, Any]]):
-    number = serializers.IntegerField()
-    seat = serializers.IntegerField()
-    yours = serializers.BooleanField()
-    dice = serializers.ListField(child=serializers.IntegerField())
-    dice_name = DiceNameSerializer()
-    pending = serializers.ListField(child=move(), required=False, help_text="Your moves so far.")
-    pending_notation = serializers.CharField(required=False, allow_blank=True)
-    remaining_dice = serializers.ListField(child=serializers.IntegerField(), required=False)
-    legal_moves = serializers.ListField(
-        child=move(), required=False, help_text="Every single move you may send now."
-    )
-    can_undo = serializers.BooleanField(required=False)
-
-
-class PositionSerializer(serializers.Serializer[dict[str, Any]]):
-    points = serializers.ListField(
-        child=serializers.IntegerField(),
-        help_text="Your point 1..24: positive your stones, negative the opponent's.",
-    )
-    bar = serializers.ListField(child=serializers.IntegerField(), help_text="[yours, theirs]")
-    off = serializers.ListField(child=serializers.IntegerField(), help_text="[yours, theirs]")
-    id = serializers.CharField(help_text="One-line position id, from your side.")
-    pips = serializers.ListField(child=serializers.IntegerField(), help_text="[yours, theirs]")
-
-
-class PointSerializer(serializers.Serializer[dict[str, Any]]):
-    point = serializers.IntegerField()
-    name = serializers.CharField(help_text='"In 3", "Out 5", "their In 1", ...')
-    mine = serializers.IntegerField()
-    theirs = serializers.IntegerField()
-
-
-class ResultSerializer(serializers.Serializer[dict[str, Any]]):
-    kind = serializers.ChoiceField(GameState.choices)
-    winner_seat = serializers.IntegerField(allow_null=True)
-    you_won = serializers.BooleanField(allow_null=True)
-    points = serializers.IntegerField()
-
-
-class GameSerializer(serializers.Serializer[dict[str, Any]]):
-    number = serializers.IntegerField()
-    state = serializers.ChoiceField(GameState.choices)
-    starter = serializers.IntegerField()
-    opening_rolls = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField())
-    )
-    turn = TurnSerializer(allow_null=True)
-    position = PositionSerializer()
-    board = PointSerializer(many=True)
-    result = ResultSerializer(allow_null=True)
-    seed_sha256 = serializers.CharField(
-        help_text="Commitment to the dice seed, revealed at the end."
-    )
-
-
-class NextGameSerializer(serializers.Serializer[dict[str, Any]]):
-    number = serializers.IntegerField(help_text="The game these dice are for.")
-    seed_sha256 = serializers.CharField(
-        help_text="SHA-256 of the next game's secret dice seed, committed before any entropy."
-    )
-    published_at_version = serializers.IntegerField(
-        help_text="The table version at which the commitment was first shown."
-    )
-    your_entropy_given = serializers.BooleanField(
-        help_text="Whether you gave your entropy for it (join, start, play-again or entropy)."
-    )
-
-
-class TableStateSerializer(serializers.Serializer[dict[str, Any]]):
-    code = serializers.CharField()
-    invite_url = serializers.URLField()
-    version = serializers.IntegerField(help_text="Send it back with every change.")
-    state = serializers.ChoiceField(TableState.choices)
-    rules = RulesOutSerializer()
-    you = YouSerializer()
-    seats = SeatSerializer(many=True)
-    score = ScoreSerializer()
-    game = GameSerializer(allow_null=True)
-    next_game = NextGameSerializer(
-        allow_null=True, help_text="The next game's dice commitment; null while a game is played."
-    )
-    updated_at = serializers.DateTimeField()
-
-
-class TableSummarySerializer(serializers.Serializer[dict[str, Any]]):
-    code = serializers.CharField()
-    state = serializers.ChoiceField(TableState.choices)
-    version = serializers.IntegerField()
-    you = YouSerializer()
-    opponent = SeatSerializer(allow_null=True)
-    score = ScoreSerializer()
-    your_turn = serializers.BooleanField()
-    game_number = serializers.IntegerField(allow_null=True)
-    updated_at = serializers.DateTimeField()

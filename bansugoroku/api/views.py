@@ -23,7 +23,8 @@ from rest_framework.views import APIView
 
 from bansugoroku.api import schema
 from bansugoroku.api.auth import player_of
-from bansugoroku.api.problems import PROBLEM_TYPES, problem
+from bansugoroku.api.problems import PROBLEM_TYPES, ProblemType, problem
+from bansugoroku.api.schema import component
 from bansugoroku.api.serializers import (
     EntropySerializer,
     JoinSerializer,
@@ -35,7 +36,7 @@ from bansugoroku.api.serializers import (
     VersionSerializer,
 )
 from bansugoroku.api.throttles import JoinCodeThrottle
-from bansugoroku.games import selectors, services
+from bansugoroku.games import selectors, services, shapes
 from bansugoroku.games.models import Player, Table
 from engine.rules import Rules
 
@@ -59,7 +60,7 @@ def state_response(table: Table, player: Player, status: int = 200) -> Response:
     return response
 
 
-def player_json(player: Player) -> dict[str, Any]:
+def player_json(player: Player) -> shapes.Player:
     return {"id": player.pk, "name": player.name, "locale": player.locale}
 
 
@@ -69,19 +70,20 @@ class PlayersView(APIView):
     @extend_schema(
         operation_id="players_create",
         request=PlayerCreateSerializer,
-        responses={201: schema.NewPlayerSerializer} | schema.problems(400),
+        responses={201: component(shapes.NewPlayer)} | schema.problems(400),
         auth=[],
         summary="Create a player and get their token (shown once)",
     )
     def post(self, request: Request) -> Response:
         player, token = services.player_create(**parse(PlayerCreateSerializer, request))
-        return Response({"token": token, "player": player_json(player)}, status=201)
+        answer: shapes.NewPlayer = {"token": token, "player": player_json(player)}
+        return Response(answer, status=201)
 
 
 class MeView(APIView):
     @extend_schema(
         operation_id="players_me",
-        responses={200: schema.PlayerSerializer} | schema.problems(401),
+        responses={200: component(shapes.Player)} | schema.problems(401),
         summary="The player the token belongs to",
     )
     def get(self, request: Request) -> Response:
@@ -90,7 +92,7 @@ class MeView(APIView):
     @extend_schema(
         operation_id="players_me_update",
         request=PlayerUpdateSerializer,
-        responses={200: schema.PlayerSerializer} | schema.problems(400, 401),
+        responses={200: component(shapes.Player)} | schema.problems(400, 401),
         summary="Change your display name or locale",
     )
     def patch(self, request: Request) -> Response:
@@ -103,7 +105,7 @@ class MeView(APIView):
 class TablesView(APIView):
     @extend_schema(
         operation_id="tables_list",
-        responses={200: schema.TableSummarySerializer(many=True)} | schema.problems(401),
+        responses={200: component(shapes.TableSummary)(many=True)} | schema.problems(401),
         summary="My tables: those waiting for my move first, then the longest waiting",
     )
     def get(self, request: Request) -> Response:
@@ -113,7 +115,7 @@ class TablesView(APIView):
     @extend_schema(
         operation_id="tables_create",
         request=TableCreateSerializer,
-        responses={201: schema.TableStateSerializer} | schema.problems(400, 401),
+        responses={201: component(shapes.TableState)} | schema.problems(400, 401),
         summary="Create a table with house rules, to play a friend or the CPU",
         description="You host the table and take the first seat (Black). Share its `code` "
         'or `invite_url` with a friend, who joins with it; with `"opponent": "cpu"` the '
@@ -140,7 +142,7 @@ class TableView(APIView):
         operation_id="tables_state",
         parameters=[CODE],
         responses={
-            200: schema.TableStateSerializer,
+            200: component(shapes.TableState),
             304: OpenApiResponse(description="Unchanged since the ETag sent in If-None-Match."),
         }
         | schema.problems(401, 403, 404),
@@ -168,7 +170,7 @@ class JoinView(APIView):
         operation_id="tables_join",
         parameters=[CODE],
         request=JoinSerializer,
-        responses={200: schema.TableStateSerializer} | schema.problems(400, 401, 404, 409, 429),
+        responses={200: component(shapes.TableState)} | schema.problems(400, 401, 404, 409, 429),
         summary="Take the free seat at a table by its code",
         description="Once both seats are taken the code no longer admits anyone (409 "
         "`table_full`); joining a table you already sit at changes nothing. Join attempts "
@@ -212,7 +214,7 @@ def change(
             operation_id=f"tables_{operation}",
             parameters=[CODE],
             request=request,
-            responses={200: schema.TableStateSerializer}
+            responses={200: component(shapes.TableState)}
             | schema.problems(400, 401, 403, 404, 409, 422, 429),
             summary=summary,
             description=description + CHANGE,
@@ -301,7 +303,7 @@ class ProblemView(APIView):
     @extend_schema(
         operation_id="problems_describe",
         auth=[],
-        responses={200: schema.ProblemTypeSerializer} | schema.problems(404),
+        responses={200: component(ProblemType)} | schema.problems(404),
         summary="What an error code means",
     )
     def get(self, request: Request, code: str) -> Response:
@@ -309,7 +311,8 @@ class ProblemView(APIView):
         if code not in PROBLEM_TYPES:
             return problem(404, "not_found", "Not found", f"no problem type {code!r}")
         status, title = PROBLEM_TYPES[code]
-        return Response({"code": code, "status": status, "title": title})
+        answer: ProblemType = {"code": code, "status": status, "title": title}
+        return Response(answer)
 
 
 @extend_schema(exclude=True)

@@ -10,29 +10,31 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Final
 
 from django.conf import settings
 from django.db.models import Sum
 
+from bansugoroku.games import shapes
 from bansugoroku.games.history import dice_secrets, turn_json
 from bansugoroku.games.models import Game, GameState, Seat, Turn
+from bansugoroku.games.selectors import rules_json
 from engine.side import Side
 
-EXPORT_FORMAT = "bansugoroku-game"
+EXPORT_FORMAT: Final = "bansugoroku-game"
 EXPORT_FORMAT_VERSION = 1
 _COLUMN = 32
 """Width of the first seat's column in a .mat turn line, as Jellyfish writes it."""
 
 
-def game_export(game: Game) -> dict[str, Any]:
+def game_export(game: Game) -> shapes.GameExport:
     """The whole event log of a game as one JSON document, enough to replay and verify it."""
     table = game.table
     return {
         "format": EXPORT_FORMAT,
         "format_version": EXPORT_FORMAT_VERSION,
         "table": table.code,
-        "rules": table.rules.to_json(),
+        "rules": rules_json(table.rules),
         "seats": [
             {
                 "seat": seat.number,
@@ -116,7 +118,7 @@ def game_export_mat(game: Game) -> str:
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
-def _result(game: Game) -> dict[str, Any] | None:
+def _result(game: Game) -> shapes.ExportResult | None:
     if not game.is_over:
         return None
     return {"kind": game.state, "winner_seat": game.winner, "points": game.points}

@@ -8,10 +8,9 @@ shown, and the dice cannot be checked until the end.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db.models import Count
 
+from bansugoroku.games import shapes
 from bansugoroku.games.errors import GameInProgress, GameNotFound
 from bansugoroku.games.models import SEAT_COLORS, Game, Player, Table, Turn
 from bansugoroku.games.selectors import dice_name, table_for_player
@@ -43,24 +42,24 @@ def game_for_player(*, code: str, player: Player, number: int) -> Game:
     return game
 
 
-def game_summaries(table: Table) -> list[dict[str, Any]]:
+def game_summaries(table: Table) -> list[shapes.GameSummary]:
     """Every game at the table, first to last, in one query."""
     games = table.games.annotate(turn_count=Count("turns")).order_by("number")
     return [_summary(game, game.turn_count) for game in games]
 
 
-def game_history(game: Game) -> dict[str, Any]:
+def game_history(game: Game) -> shapes.GameHistory:
     """The game and every turn of it; the seed only once the game is over."""
     turns = list(game.turns.all())
-    return (
-        {"table": game.table.code}
-        | _summary(game, len(turns))
-        | dice_secrets(game)
-        | {"turns": [turn_json(turn) for turn in turns]}
-    )
+    return {
+        "table": game.table.code,
+        **_summary(game, len(turns)),
+        **dice_secrets(game),
+        "turns": [turn_json(turn) for turn in turns],
+    }
 
 
-def dice_verification(game: Game) -> dict[str, Any]:
+def dice_verification(game: Game) -> shapes.DiceVerification:
     """Every recorded roll beside the roll the revealed seed gives; only for a game over."""
     if not game.is_over:
         raise GameInProgress("the dice seed stays secret until the game ends; check the dice then")
@@ -93,7 +92,7 @@ def dice_verification(game: Game) -> dict[str, Any]:
     }
 
 
-def _summary(game: Game, turn_count: int) -> dict[str, Any]:
+def _summary(game: Game, turn_count: int) -> shapes.GameSummary:
     return {
         "number": game.number,
         "state": game.state,
@@ -106,7 +105,7 @@ def _summary(game: Game, turn_count: int) -> dict[str, Any]:
     }
 
 
-def dice_secrets(game: Game) -> dict[str, Any]:
+def dice_secrets(game: Game) -> shapes.DiceSecrets:
     """The opening rolls, the seed's commitment, and the seed itself once it may be known."""
     return {
         "opening_rolls": game.opening_rolls,
@@ -115,7 +114,7 @@ def dice_secrets(game: Game) -> dict[str, Any]:
     }
 
 
-def turn_json(turn: Turn) -> dict[str, Any]:
+def turn_json(turn: Turn) -> shapes.HistoryTurn:
     """One turn of the history, as a game's history and its JSON export show it."""
     dice = (turn.dice[0], turn.dice[1])
     return {
@@ -135,7 +134,7 @@ def turn_json(turn: Turn) -> dict[str, Any]:
 
 def _check(
     seed: bytes, entropy: tuple[str, str], label: str, turn: int | None, recorded: list[int]
-) -> dict[str, Any]:
+) -> shapes.RollCheck:
     derived = derived_dice(seed, entropy, label)
     return {
         "label": label,

@@ -6,16 +6,15 @@ client needs no rules of its own: the legal single moves are listed with the sta
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 
-from bansugoroku.games import queries
+from bansugoroku.games import queries, shapes
 from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState
 from bansugoroku.games.store import clean_code, game_value, load_table, seat_of
 from engine.names import point_name, roll_name, spoken_roll
 from engine.notation import format_play, position_id
 from engine.position import Position
+from engine.rules import Rules
 from engine.side import Side
 
 
@@ -48,7 +47,7 @@ def invite_url(table: Table) -> str:
     return f"{settings.SITE_URL}/t/{table.code}"
 
 
-def table_state(table: Table, player: Player) -> dict[str, Any]:
+def table_state(table: Table, player: Player) -> shapes.TableState:
     """The whole table from the side of `player`, who sits at it."""
     seat = seat_of(table, player)
     me, other = seat.side, seat.side.other
@@ -58,7 +57,7 @@ def table_state(table: Table, player: Player) -> dict[str, Any]:
         "invite_url": invite_url(table),
         "version": table.version,
         "state": table.state,
-        "rules": table.rules.to_json(),
+        "rules": rules_json(table.rules),
         "you": {"seat": me, "color": seat.color, "is_host": table.host_id == seat.player_id},
         "seats": [_seat(s, me) for s in table.seats.all()],
         "score": {"you": score[me], "opponent": score[other], "black": score[0], "white": score[1]},
@@ -68,7 +67,7 @@ def table_state(table: Table, player: Player) -> dict[str, Any]:
     }
 
 
-def table_summary(seat: Seat, opponent: Seat) -> dict[str, Any]:
+def table_summary(seat: Seat, opponent: Seat) -> shapes.TableSummary:
     """One line of "my tables"."""
     table = seat.table
     game = table.current_game
@@ -88,7 +87,12 @@ def table_summary(seat: Seat, opponent: Seat) -> dict[str, Any]:
     }
 
 
-def _seat(seat: Seat, me: Side) -> dict[str, Any]:
+def rules_json(rules: Rules) -> shapes.RulesOut:
+    """A table's house rules, as the state and a game's export both show them."""
+    return {"finish": rules.finish.value, "muji": rules.muji.value, "start": rules.start.value}
+
+
+def _seat(seat: Seat, me: Side) -> shapes.Seat:
     return {
         "seat": seat.number,
         "color": seat.color,
@@ -99,16 +103,16 @@ def _seat(seat: Seat, me: Side) -> dict[str, Any]:
     }
 
 
-def dice_name(dice: tuple[int, int]) -> dict[str, str]:
+def dice_name(dice: tuple[int, int]) -> shapes.DiceName:
     """A roll's old name, as the state and the history both show it."""
     name = roll_name(dice)
     return {"kanji": name.kanji, "reading": name.reading, "spoken": spoken_roll(dice)}
 
 
-def _game(table: Table, game: Game, me: Side) -> dict[str, Any]:
+def _game(table: Table, game: Game, me: Side) -> shapes.Game:
     board = me.sees(game.board())
     mine = game.turn_seat == me and not game.is_over
-    turn_info: dict[str, Any] | None = None
+    turn_info: shapes.Turn | None = None
     shown = board
     if not game.is_over:
         dice = (game.dice[0], game.dice[1])
@@ -122,14 +126,12 @@ def _game(table: Table, game: Game, me: Side) -> dict[str, Any]:
         if mine:
             turn = game_value(table, game).turn
             shown = turn.current
-            turn_info |= {
-                "pending": [list(m) for m in turn.played],
-                "pending_notation": format_play(board, turn.played) if turn.played else "",
-                "remaining_dice": list(turn.remaining_dice),
-                "legal_moves": [list(m) for m in turn.legal_moves()],
-                "can_undo": bool(turn.played),
-            }
-    result = None
+            turn_info["pending"] = [list(m) for m in turn.played]
+            turn_info["pending_notation"] = format_play(board, turn.played) if turn.played else ""
+            turn_info["remaining_dice"] = list(turn.remaining_dice)
+            turn_info["legal_moves"] = [list(m) for m in turn.legal_moves()]
+            turn_info["can_undo"] = bool(turn.played)
+    result: shapes.Result | None = None
     if game.is_over:
         result = {
             "kind": game.state,
@@ -150,7 +152,7 @@ def _game(table: Table, game: Game, me: Side) -> dict[str, Any]:
     }
 
 
-def _next_game(table: Table, seat: Seat) -> dict[str, Any] | None:
+def _next_game(table: Table, seat: Seat) -> shapes.NextGame | None:
     """The commitment to the next game's dice seed, shown from the moment it is drawn
     (the table's creation, the end of a game) until that game starts."""
     if table.next_seed_version is None:
@@ -164,12 +166,18 @@ def _next_game(table: Table, seat: Seat) -> dict[str, Any] | None:
     }
 
 
-def _position(position: Position) -> dict[str, Any]:
+def _position(position: Position) -> shapes.Position:
     own, theirs = position.pip_count()
-    return position.to_json() | {"id": position_id(position), "pips": [own, theirs]}
+    return {
+        "points": list(position.points),
+        "bar": list(position.bar),
+        "off": list(position.off),
+        "id": position_id(position),
+        "pips": [own, theirs],
+    }
 
 
-def _board(position: Position) -> list[dict[str, Any]]:
+def _board(position: Position) -> list[shapes.Point]:
     return [
         {"point": p, "name": point_name(p), "mine": max(n, 0), "theirs": max(-n, 0)}
         for p, n in enumerate(position.points, start=1)
@@ -180,7 +188,7 @@ EVENTS_PAGE = 100
 """Events per answer: a client that was away for a long game reads on with `after`."""
 
 
-def events_since(table: Table, after: int) -> dict[str, Any]:
+def events_since(table: Table, after: int) -> shapes.Events:
     """The table's events after sequence `after`, oldest first, a page at a time."""
     events = list(
         Event.objects.filter(table=table, sequence__gt=after).order_by("sequence")[
@@ -194,7 +202,7 @@ def events_since(table: Table, after: int) -> dict[str, Any]:
     }
 
 
-def _event(event: Event) -> dict[str, Any]:
+def _event(event: Event) -> shapes.Event:
     return {
         "sequence": event.sequence,
         "kind": event.kind,

@@ -1,0 +1,311 @@
+"""The shape of every JSON object the API answers, written once: the read functions
+return these TypedDicts (plain dicts at run time) and the OpenAPI schema is generated
+from them by `bansugoroku.api.schema.component`, with a key's `Annotated` metadata and
+a class's docstring as descriptions.
+
+No `from __future__ import annotations`: Python 3.11 misses `NotRequired` in a string.
+"""
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
+
+from bansugoroku.games import models
+from engine.rules import Finish, Muji, Start
+
+
+@dataclass(frozen=True)
+class Doc:
+    """What a key means, for the API's documentation."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """The only strings a key takes: an enum (Django choices with their labels), or them."""
+
+    choices: type[Enum] | tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Format:
+    """An OpenAPI string format: "date-time", "uri"."""
+
+    name: str
+
+
+DateTime = Annotated[str, Format("date-time")]
+"""ISO 8601 with the offset, as `datetime.isoformat()` writes it."""
+Color = Annotated[str, OneOf(models.SEAT_COLORS)]
+Move = Annotated[list[int], Doc("[from, to]")]
+Dice = Annotated[list[int], Doc("[die, die]")]
+Pair = Annotated[list[int], Doc("[yours, theirs]")]
+
+
+class Player(TypedDict):
+    id: int
+    name: str
+    locale: str
+
+
+class NewPlayer(TypedDict):
+    token: Annotated[str, Doc("Send as `Authorization: Bearer <token>`. Shown once.")]
+    player: Player
+
+
+class RulesOut(TypedDict):
+    finish: Annotated[str, OneOf(Finish)]
+    muji: Annotated[str, OneOf(Muji)]
+    start: Annotated[str, OneOf(Start)]
+
+
+class You(TypedDict):
+    seat: Annotated[int, Doc("0: first seat, Black; 1: second seat, White.")]
+    color: Color
+    is_host: NotRequired[bool]
+
+
+class Seat(TypedDict):
+    seat: int
+    color: Color
+    name: str | None
+    cpu: Annotated[str | None, OneOf(models.CpuLevel)]
+    free: bool
+    you: bool
+
+
+class Score(TypedDict):
+    you: int
+    opponent: int
+    black: NotRequired[int]
+    white: NotRequired[int]
+
+
+class DiceName(TypedDict):
+    kanji: str
+    reading: str
+    spoken: Annotated[str, Doc('For screen readers: "three and four, shisō".')]
+
+
+class Turn(TypedDict):
+    """The turn being played; the keys after `dice_name` only when it is yours."""
+
+    number: int
+    seat: int
+    yours: bool
+    dice: list[int]
+    dice_name: DiceName
+    pending: NotRequired[Annotated[list[Move], Doc("Your moves so far.")]]
+    pending_notation: NotRequired[str]
+    remaining_dice: NotRequired[list[int]]
+    legal_moves: NotRequired[Annotated[list[Move], Doc("Every single move you may send now.")]]
+    can_undo: NotRequired[bool]
+
+
+class Position(TypedDict):
+    points: Annotated[
+        list[int], Doc("Your point 1..24: positive your stones, negative the opponent's.")
+    ]
+    bar: Pair
+    off: Pair
+    id: Annotated[str, Doc("One-line position id, from your side.")]
+    pips: Pair
+
+
+class Point(TypedDict):
+    point: int
+    name: Annotated[str, Doc('"In 3", "Out 5", "their In 1", ...')]
+    mine: int
+    theirs: int
+
+
+class Result(TypedDict):
+    kind: Annotated[str, OneOf(models.GameState)]
+    winner_seat: int | None
+    you_won: bool | None
+    points: int
+
+
+class Game(TypedDict):
+    number: int
+    state: Annotated[str, OneOf(models.GameState)]
+    starter: int
+    opening_rolls: list[Dice]
+    turn: Turn | None
+    position: Position
+    board: list[Point]
+    result: Result | None
+    seed_sha256: Annotated[str, Doc("Commitment to the dice seed, revealed at the end.")]
+
+
+class NextGame(TypedDict):
+    number: Annotated[int, Doc("The game these dice are for.")]
+    seed_sha256: Annotated[
+        str, Doc("SHA-256 of the next game's secret dice seed, committed before any entropy.")
+    ]
+    published_at_version: Annotated[
+        int, Doc("The table version at which the commitment was first shown.")
+    ]
+    your_entropy_given: Annotated[
+        bool, Doc("Whether you gave your entropy for it (join, start, play-again or entropy).")
+    ]
+
+
+class TableState(TypedDict):
+    """The whole table from your side."""
+
+    code: str
+    invite_url: Annotated[str, Format("uri")]
+    version: Annotated[int, Doc("Send it back with every change.")]
+    state: Annotated[str, OneOf(models.TableState)]
+    rules: RulesOut
+    you: You
+    seats: list[Seat]
+    score: Score
+    game: Game | None
+    next_game: Annotated[
+        NextGame | None, Doc("The next game's dice commitment; null while a game is played.")
+    ]
+    updated_at: DateTime
+
+
+class TableSummary(TypedDict):
+    code: str
+    state: Annotated[str, OneOf(models.TableState)]
+    version: int
+    you: You
+    opponent: Seat | None
+    score: Score
+    your_turn: bool
+    game_number: int | None
+    updated_at: DateTime
+
+
+class DiceSecrets(TypedDict):
+    opening_rolls: Annotated[
+        list[Dice], Doc("Under the `roll` rule: [Black's die, White's die] until they differ.")
+    ]
+    seed_sha256: Annotated[str, Doc("SHA-256 of the dice seed, published when the game began.")]
+    seed: Annotated[
+        str | None, Doc("The dice seed in hex once the game is over; null while it is played.")
+    ]
+
+
+class GameSummary(TypedDict):
+    number: int
+    state: Annotated[str, OneOf(models.GameState)]
+    starter: Annotated[int, Doc("The seat that moved first.")]
+    winner_seat: int | None
+    points: Annotated[int, Doc("What the win added to the score (0: none).")]
+    turn_count: Annotated[int, Doc("Turns recorded, passes included.")]
+    started_at: DateTime
+    ended_at: DateTime | None
+
+
+class HistoryTurn(TypedDict):
+    number: int
+    seat: int
+    color: Color
+    dice: Dice
+    dice_name: DiceName
+    moves: Annotated[list[Move], Doc("From the mover's side, in order; empty for a pass.")]
+    notation: Annotated[str, Doc('"13/10 10/9*", or "pass".')]
+    hit: bool
+    position_after: Annotated[str, Doc("Position id, seen from Black's side.")]
+    points: Annotated[int, Doc("Points this play won (0: the game went on).")]
+    created_at: DateTime
+
+
+class GameHistory(GameSummary, DiceSecrets):
+    """One game and every turn of it; the seed only once the game is over."""
+
+    table: str
+    turns: list[HistoryTurn]
+
+
+class ExportSeat(TypedDict):
+    seat: int
+    color: Color
+    name: str | None
+    cpu: Annotated[str | None, OneOf(models.CpuLevel)]
+    entropy: Annotated[str, Doc("The seat's contribution to every roll.")]
+
+
+class ExportResult(TypedDict):
+    kind: Annotated[str, OneOf(models.GameState)]
+    winner_seat: int | None
+    points: int
+
+
+class GameExport(DiceSecrets):
+    """The whole event log of a game, enough to replay and verify it."""
+
+    format: Literal["bansugoroku-game"]
+    format_version: int
+    table: str
+    rules: RulesOut
+    seats: list[ExportSeat]
+    game: Annotated[int, Doc("The game's number at the table.")]
+    state: Annotated[str, OneOf(models.GameState)]
+    starter: int
+    started_at: DateTime
+    ended_at: DateTime | None
+    turns: list[HistoryTurn]
+    result: ExportResult | None
+
+
+class RollCheck(TypedDict):
+    label: Annotated[str, Doc('"1", "2", ... or "opening-1", "opening-2", ...')]
+    turn: Annotated[int | None, Doc("null for an opening roll.")]
+    recorded: Dice
+    derived: Dice
+    matches: bool
+
+
+class GivenEntropy(TypedDict):
+    value: Annotated[str, Doc('"" when none was given.')]
+    given_at_version: Annotated[
+        int | None, Doc("The table version when it was given; null: none given.")
+    ]
+
+
+class Entropy(TypedDict):
+    black: GivenEntropy
+    white: GivenEntropy
+
+
+class DiceVerification(TypedDict):
+    """Every roll of a finished game beside the roll its revealed seed gives."""
+
+    table: str
+    game: int
+    seed: Annotated[str, Doc("The revealed dice seed, in hex.")]
+    seed_sha256: str
+    seed_published_at_version: Annotated[
+        int, Doc("The table version at which seed_sha256 was first shown.")
+    ]
+    commitment_matches: Annotated[
+        bool, Doc("Whether the SHA-256 of the seed is the commitment published at the start.")
+    ]
+    committed_before_entropy: Annotated[
+        bool, Doc("Whether the commitment was published before either seat gave entropy.")
+    ]
+    entropy: Entropy
+    recipe: Annotated[str, Doc("How to recompute every roll yourself.")]
+    rolls: list[RollCheck]
+    all_match: bool
+
+
+class Event(TypedDict):
+    sequence: Annotated[int, Doc("1, 2, 3, ... per table.")]
+    kind: Annotated[str, OneOf(models.EventKind)]
+    seat: Annotated[int | None, Doc("The seat it concerns.")]
+    payload: Annotated[dict[str, Any], Doc("What happened; its keys depend on `kind`.")]
+    created_at: DateTime
+
+
+class Events(TypedDict):
+    events: list[Event]
+    last_sequence: Annotated[int, Doc("The table's newest event.")]
+    more: Annotated[bool, Doc("More events follow: ask again with `after`.")]
