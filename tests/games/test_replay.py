@@ -91,10 +91,14 @@ def test_a_wrong_result_is_reported(finished):
 
 
 def test_dice_that_are_not_the_seeds_are_reported(finished):
-    turn = Turn.objects.get(game__table__code=finished, number=1)
-    turn.dice = [turn.dice[1], turn.dice[0]] if turn.dice[0] != turn.dice[1] else [1, 2]
+    """The dice of a played turn, swapped: the play is still legal, the roll is not the
+    seed's."""
+    turns = Turn.objects.filter(game__table__code=finished).exclude(moves=[])
+    turn = next(t for t in turns if t.dice[0] != t.dice[1])
+    turn.dice = turn.dice[::-1]
     turn.save()
-    assert any(p.startswith("turn 1: dice") for p in replay_game(game_of(finished)))
+    problems = replay_game(game_of(finished))
+    assert problems == [f"turn {turn.number}: dice {turn.dice}, the seed gives {turn.dice[::-1]}"]
 
 
 def test_an_illegal_play_stops_the_replay_there(finished):
