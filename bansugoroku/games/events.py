@@ -1,6 +1,6 @@
 """What each change did, as rows of the `Event` outbox: built here, written by the change.
 
-A service hands its engine `Step` (or a join, a start, a closing) to these builders;
+A service hands its engine `Step` (or a join) to these builders;
 they number the events after the table's last one, so the outbox insert in the same
 statement as the change can never write an event twice: `(table, sequence)` is unique.
 The notices, the CPU's turn and live updates read these rows (`games.tasks`), and a
@@ -32,10 +32,6 @@ def player_joined(table: Table, seat: int, name: str) -> Event:
     return _event(table, None, EventKind.PLAYER_JOINED, seat, {"name": name})
 
 
-def table_closed(table: Table, reason: str) -> Event:
-    return _event(table, table.current_game, EventKind.TABLE_CLOSED, None, {"reason": reason})
-
-
 def after_step(table: Table, game: Game, step: Step, *, started: bool = False) -> list[Event]:
     """The events of an engine step: the game's start, then the turn it passed to or
     the end it reached, each with the play and the passes that led there."""
@@ -61,23 +57,17 @@ def after_step(table: Table, game: Game, step: Step, *, started: bool = False) -
         turn = {"turn": value.turn_number, "seat": int(value.to_move), "dice": list(value.dice)}
         events.append(_event(table, game, EventKind.TURN_STARTED, value.to_move, lead | turn))
     else:
-        events.append(
-            ended(table, game, value.result.ending, value.result.winner, value.result.points, lead)
-        )
+        events.append(_ended(table, game, value.result.ending, value.result.winner, lead))
     return events
 
 
-def ended(
-    table: Table,
-    game: Game,
-    ending: Ending,
-    winner: Side | None,
-    points: int,
-    lead: dict[str, Any] | None = None,
+def _ended(
+    table: Table, game: Game, ending: Ending, winner: Side | None, lead: dict[str, Any]
 ) -> Event:
-    payload = (lead or {"game": game.number, "played": None, "passes": []}) | {
+    """`game_ended`, with the table's score after it (the game row holds its points)."""
+    payload = lead | {
         "winner": None if winner is None else int(winner),
-        "points": points,
+        "points": game.points,
         "how": HOW[ending],
         "score": [table.score_black, table.score_white],
     }

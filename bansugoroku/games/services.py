@@ -11,8 +11,7 @@ Nothing else writes game state.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +33,7 @@ from bansugoroku.games.errors import (
 from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState, Turn
 from bansugoroku.games.store import CODE_ALPHABET, CODE_LENGTH, lock_table, seat_of, token_hash
 from engine.dice import seed_commitment
-from engine.game import GameError, GameValue, Step
+from engine.game import GameError, GameValue, Roller, Step
 from engine.notation import position_id
 from engine.plays import Move
 from engine.position import Position
@@ -155,42 +154,27 @@ def seat_entropy(*, player: Player, code: str, version: int, entropy: str) -> Ch
 
 def game_resign(*, player: Player, code: str, version: int) -> Change:
     """Give up the current game: the other seat wins it, worth 1."""
-    with transaction.atomic():
-        table = lock_table(code, version)
-        side = seat_of(table, player).side
-        game = _current_game(table)
-        with _refusals():
-            after = store.game_value(table, game).resign(side)
-        return _step(table, game, Step(after))
+    return _on_game(player, code, version, lambda game, side, roll: Step(game.resign(side)))
 
 
 def game_move(*, player: Player, code: str, version: int, moves: Sequence[Move]) -> Change:
     """Play one or more die moves of the caller's turn; a complete play ends the turn."""
-    with transaction.atomic():
-        table = lock_table(code, version)
-        side = seat_of(table, player).side
-        game = _current_game(table)
-        value = store.game_value(table, game)
-        with _refusals():
-            try:
-                step = value.play(side, moves, store.roller(game))
-            except IllegalMoveError as exc:
-                index = exc.index or 0
-                raise IllegalMove(
-                    exc.message, reason=exc.reason.value, move=list(moves[index]), index=index
-                ) from None
-        return _step(table, game, step)
+
+    def play(game: GameValue, side: Side, roll: Roller) -> Step:
+        try:
+            return game.play(side, moves, roll)
+        except IllegalMoveError as exc:
+            index = exc.index or 0
+            raise IllegalMove(
+                exc.message, reason=exc.reason.value, move=list(moves[index]), index=index
+            ) from None
+
+    return _on_game(player, code, version, play)
 
 
 def turn_undo(*, player: Player, code: str, version: int) -> Change:
     """Take back this turn's moves; the dice stay as rolled."""
-    with transaction.atomic():
-        table = lock_table(code, version)
-        side = seat_of(table, player).side
-        game = _current_game(table)
-        with _refusals():
-            after = store.game_value(table, game).undo(side)
-        return _step(table, game, Step(after))
+    return _on_game(player, code, version, lambda game, side, roll: Step(game.undo(side)))
 
 
 # Helpers: each expects to run inside the transaction that holds the table row.
@@ -202,13 +186,24 @@ _REFUSALS: dict[str, type[ServiceError]] = {
 }
 
 
-@contextmanager
-def _refusals() -> Iterator[None]:
-    """The engine's refusals as the API's errors, each with its stable code."""
-    try:
-        yield
-    except GameError as exc:
-        raise _REFUSALS[exc.code](exc.message) from None
+def _on_game(
+    player: Player,
+    code: str,
+    version: int,
+    change: Callable[[GameValue, Side, Roller], Step],
+) -> Change:
+    """A change to the game being played: lock the table, load its game as the engine's
+    value, apply `change` for the caller's side (with the game's dice), persist the step.
+    The engine's refusals become the API's errors, each with its stable code."""
+    with transaction.atomic():
+        table = lock_table(code, version)
+        side = seat_of(table, player).side
+        game = _current_game(table)
+        try:
+            step = change(store.game_value(table, game), side, store.roller(game))
+        except GameError as exc:
+            raise _REFUSALS[exc.code](exc.message) from None
+        return _step(table, game, step)
 
 
 def _current_game(table: Table) -> Game:
