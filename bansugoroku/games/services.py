@@ -1,11 +1,11 @@
 """Every change to players, tables and games: one function each, keyword-only.
 
-A table change runs in a transaction: lock the table row (`store.lock_table`, which
-checks the version the client last saw), load the game as an engine value, apply the
-change to it, and persist with `_commit`: one statement that writes the history's new
-turns, the events, the game and the table with its version bumped. It returns the
-table and the events it wrote, which go to Celery once the transaction commits.
-Nothing else writes game state.
+A table change runs in a transaction: lock the table row and find the caller's seat
+(`store.lock_seat`, which then checks the version the client last saw), load the game
+as an engine value, apply the change to it, and persist with `_commit`: one statement
+that writes the history's new turns, the events, the game and the table with its
+version bumped. It returns the table and the events it wrote, which go to Celery once
+the transaction commits. Nothing else writes game state.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from bansugoroku.games.errors import (
     WrongState,
 )
 from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState, Turn
-from bansugoroku.games.store import CODE_ALPHABET, CODE_LENGTH, lock_table, seat_of, token_hash
+from bansugoroku.games.store import CODE_ALPHABET, CODE_LENGTH, lock_seat, lock_table, token_hash
 from engine.dice import seed_commitment
 from engine.game import GameError, GameValue, Step
 from engine.notation import position_id
@@ -118,8 +118,7 @@ def table_join(*, player: Player, code: str, entropy: str = "") -> Change:
 def table_start(*, player: Player, code: str, version: int, entropy: str = "") -> Change:
     """The host starts the first game once both seats are taken, giving their entropy."""
     with transaction.atomic():
-        table = lock_table(code, version)
-        seat = seat_of(table, player)
+        table, seat = lock_seat(code, player, version)
         if table.host_id != player.pk:
             raise NotTheHost("only the host starts the first game")
         if table.state != TableState.READY:
@@ -131,8 +130,7 @@ def table_start(*, player: Player, code: str, version: int, entropy: str = "") -
 def game_play_again(*, player: Player, code: str, version: int, entropy: str = "") -> Change:
     """The next game at the table, the caller giving their entropy; the score carries over."""
     with transaction.atomic():
-        table = lock_table(code, version)
-        seat = seat_of(table, player)
+        table, seat = lock_seat(code, player, version)
         if table.state != TableState.BETWEEN_GAMES:
             raise WrongState("a new game starts only after one has ended")
         last = table.current_game
@@ -145,8 +143,7 @@ def seat_entropy(*, player: Player, code: str, version: int, entropy: str) -> Ch
     """Give (or give again) the caller's entropy for the table's next game, once its seed
     is committed and until the game starts."""
     with transaction.atomic():
-        table = lock_table(code, version)
-        seat = seat_of(table, player)
+        table, seat = lock_seat(code, player, version)
         if table.state not in (TableState.WAITING, TableState.READY, TableState.BETWEEN_GAMES):
             raise WrongState("entropy is given between games, for the next one")
         _give_entropy(table, seat, entropy)
@@ -156,8 +153,8 @@ def seat_entropy(*, player: Player, code: str, version: int, entropy: str) -> Ch
 def game_resign(*, player: Player, code: str, version: int) -> Change:
     """Give up the current game: the other seat wins it, worth 1."""
     with transaction.atomic():
-        table = lock_table(code, version)
-        side = seat_of(table, player).side
+        table, seat = lock_seat(code, player, version)
+        side = seat.side
         game = _current_game(table)
         with _refusals():
             after = store.game_value(table, game).resign(side)
@@ -167,8 +164,8 @@ def game_resign(*, player: Player, code: str, version: int) -> Change:
 def game_move(*, player: Player, code: str, version: int, moves: Sequence[Move]) -> Change:
     """Play one or more die moves of the caller's turn; a complete play ends the turn."""
     with transaction.atomic():
-        table = lock_table(code, version)
-        side = seat_of(table, player).side
+        table, seat = lock_seat(code, player, version)
+        side = seat.side
         game = _current_game(table)
         value = store.game_value(table, game)
         with _refusals():
@@ -185,8 +182,8 @@ def game_move(*, player: Player, code: str, version: int, moves: Sequence[Move])
 def turn_undo(*, player: Player, code: str, version: int) -> Change:
     """Take back this turn's moves; the dice stay as rolled."""
     with transaction.atomic():
-        table = lock_table(code, version)
-        side = seat_of(table, player).side
+        table, seat = lock_seat(code, player, version)
+        side = seat.side
         game = _current_game(table)
         with _refusals():
             after = store.game_value(table, game).undo(side)
