@@ -156,8 +156,8 @@ REST_FRAMEWORK: dict[str, Any] = {
     "EXCEPTION_HANDLER": "bansugoroku.api.problems.problem_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_CLASSES": [
-        "bansugoroku.api.throttles.PlayerRateThrottle",
-        "bansugoroku.api.throttles.AddressRateThrottle",
+        "bansugoroku.throttles.PlayerRateThrottle",
+        "bansugoroku.throttles.AddressRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "player": env_str("THROTTLE_PLAYER", "1200/min"),

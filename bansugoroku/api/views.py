@@ -35,9 +35,9 @@ from bansugoroku.api.serializers import (
     TableCreateSerializer,
     VersionSerializer,
 )
-from bansugoroku.api.throttles import JoinCodeThrottle
 from bansugoroku.games import selectors, services, shapes
 from bansugoroku.games.models import Player, Table
+from bansugoroku.throttles import JoinCodeThrottle
 from engine.rules import Rules
 
 

@@ -38,7 +38,7 @@ def counters(request, settings):
 def throttle_clock(monkeypatch, counters):
     """Rate limits count in fixed windows; the test sets their clock, so that no window
     turns over in the middle of a test."""
-    from bansugoroku.api.throttles import WindowThrottle
+    from bansugoroku.throttles import WindowThrottle
 
     clock = SimpleNamespace(now=6000.0 + 15)  # 15 s into a minute
     monkeypatch.setattr(WindowThrottle, "timer", lambda self: clock.now)
@@ -46,7 +46,7 @@ def throttle_clock(monkeypatch, counters):
 
 
 def test_rate_limits_answer_429_with_retry_after(host, monkeypatch, throttle_clock):
-    from bansugoroku.api.throttles import PlayerRateThrottle
+    from bansugoroku.throttles import PlayerRateThrottle
 
     monkeypatch.setattr(PlayerRateThrottle, "THROTTLE_RATES", {"player": "3/min"})
     answers = [host.get("players/me") for _ in range(4)]
@@ -59,7 +59,7 @@ def test_rate_limits_answer_429_with_retry_after(host, monkeypatch, throttle_clo
 
 
 def test_guessing_join_codes_is_throttled_per_address(api, monkeypatch, throttle_clock):
-    from bansugoroku.api.throttles import JoinCodeThrottle
+    from bansugoroku.throttles import JoinCodeThrottle
 
     monkeypatch.setattr(JoinCodeThrottle, "THROTTLE_RATES", {"join": "5/min"})
     guesses = [api.new_player(f"G{i}").post("tables/ABCDEF/join") for i in range(7)]
@@ -70,7 +70,7 @@ def test_guessing_join_codes_is_throttled_per_address(api, monkeypatch, throttle
 def test_a_forged_forwarded_for_header_does_not_escape_the_address_limit(
     api, monkeypatch, throttle_clock
 ):
-    from bansugoroku.api.throttles import JoinCodeThrottle
+    from bansugoroku.throttles import JoinCodeThrottle
 
     monkeypatch.setattr(JoinCodeThrottle, "THROTTLE_RATES", {"join": "3/min"})
     player = api.new_player("Eve")
@@ -81,7 +81,7 @@ def test_a_forged_forwarded_for_header_does_not_escape_the_address_limit(
 
 
 def test_a_window_counter_counts_and_expires_with_its_window(host, counters, throttle_clock):
-    from bansugoroku.api.throttles import PlayerRateThrottle
+    from bansugoroku.throttles import PlayerRateThrottle
 
     throttle = PlayerRateThrottle()
     counts = [throttle.count("probe") for _ in range(3)]

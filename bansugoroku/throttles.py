@@ -1,4 +1,8 @@
-"""Rate limits: per player token, per address, and a tight one on join codes."""
+"""Rate limits: per player token, per address, and a tight one on join codes.
+
+Beside the settings rather than in the API, because a page outside the API (the
+invitation page) counts against the join-code limit too.
+"""
 
 from __future__ import annotations
 
