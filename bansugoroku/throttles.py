@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+from django.http import HttpRequest
 from redis import RedisError
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle, UserRateThrottle
@@ -107,3 +108,20 @@ class JoinCodeThrottle(AddressRateThrottle):
     """Join codes are short; this makes guessing them slow."""
 
     scope = "join"
+
+
+def join_guess_wait(request: HttpRequest) -> int | None:
+    """Count a request outside the API that tells whether a code is a table (the
+    invitation page) as a join guess from its address: None while under the limit,
+    else the whole seconds to wait before the next."""
+    from rest_framework.views import APIView
+
+    throttle = JoinCodeThrottle()
+    if throttle.allow_request(Request(request), APIView()):
+        return None
+    return retry_after(throttle.wait())
+
+
+def retry_after(wait: float) -> int:
+    """A wait as the whole seconds of a Retry-After header: rounded up, at least 1."""
+    return max(1, int(wait + 0.999))
