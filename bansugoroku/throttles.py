@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import functools
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from django.core.cache import caches
+from django.core.cache import BaseCache, caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest
 from redis import RedisError
@@ -21,6 +22,10 @@ if TYPE_CHECKING:  # DRF imports the throttles while rest_framework.views loads
     from rest_framework.views import APIView
 
 logger = logging.getLogger(__name__)
+
+process_counters = LocMemCache("rate-limits-while-redis-is-down", {})
+"""Where the limits that must not fail open count while Redis is unreachable: in this
+process only, so each web process lets through its own share."""
 
 
 class WindowThrottle(SimpleRateThrottle):
@@ -39,6 +44,9 @@ class WindowThrottle(SimpleRateThrottle):
     num_requests: int
     duration: int
     window_ends: float
+    fail_open: ClassVar[bool] = True
+    """While Redis is unreachable: let every request through (True), or count in this
+    process instead (False)."""
 
     def allow_request(self, request: Request, view: APIView) -> bool:
         if self.rate is None:
@@ -52,13 +60,17 @@ class WindowThrottle(SimpleRateThrottle):
         try:
             return self.count(f"{key}:{window}") <= self.num_requests
         except RedisError as exc:
-            # Fail open: while Redis is down, games go on without rate limits.
-            logger.warning("rate limit %s not counted: %s", self.scope, exc)
-            return True
+            if self.fail_open:
+                # While Redis is down, games go on without rate limits.
+                logger.warning("rate limit %s not counted: %s", self.scope, exc)
+                return True
+            logger.warning("rate limit %s counted in this process only: %s", self.scope, exc)
+            return self.count(f"{key}:{window}", process_counters) <= self.num_requests
 
-    def count(self, key: str) -> int:
+    def count(self, key: str, cache: BaseCache | None = None) -> int:
         """Count this request in its window; the window's count so far."""
-        cache = caches["default"]  # the backend itself; DRF's `self.cache` is a proxy
+        if cache is None:
+            cache = caches["default"]  # the backend itself; DRF's `self.cache` is a proxy
         if isinstance(cache, RedisCache):
             # Django's `add` then `incr` takes three round trips to Redis (incr checks that
             # the key exists first); one MULTI takes one: a limit is checked in 0.17 ms
@@ -105,9 +117,10 @@ class AddressRateThrottle(WindowThrottle):
 
 
 class JoinCodeThrottle(AddressRateThrottle):
-    """Join codes are short; this makes guessing them slow."""
+    """Join codes are short; this makes guessing them slow, even while Redis is down."""
 
     scope = "join"
+    fail_open = False
 
 
 def join_guess_wait(request: HttpRequest) -> int | None:
