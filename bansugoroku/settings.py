@@ -214,8 +214,10 @@ if BEHIND_HTTPS_PROXY:
     # The platform's router terminates TLS and sets X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # Rate limits per address trust only the addresses our own proxies add to
-# X-Forwarded-For; otherwise a client could name its own address there.
-REST_FRAMEWORK["NUM_PROXIES"] = env_int("NUM_PROXIES", 1 if BEHIND_HTTPS_PROXY else 0, minimum=0)
+# X-Forwarded-For; otherwise a client could name a new address there on every request.
+# None is trusted unless set: a router that only sets X-Forwarded-Proto, or none at all,
+# leaves the client's own header in place.
+REST_FRAMEWORK["NUM_PROXIES"] = env_int("NUM_PROXIES", 0, minimum=0)
 
 # E-mail: console in development; an anymail backend in production, for example
 # EMAIL_BACKEND=anymail.backends.postmark.EmailBackend (its ANYMAIL settings come later).
