@@ -6,6 +6,7 @@ DATABASE_URL are required and the HTTPS/HSTS settings default to their productio
 """
 
 import warnings
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "bansugoroku.games.apps.GamesConfig",
     "bansugoroku.front.apps.FrontConfig",
     "notifications.apps.NotificationsConfig",
@@ -70,6 +72,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it answers a locked-out login.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "bansugoroku.urls"
@@ -121,6 +125,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Admin logins: django-axes counts failed passwords per username and address (the one the
+# rate limits use, so NUM_PROXIES applies) and refuses the pair, even with the right
+# password, for 15 minutes after 5 failures. Its backend must come first. The API's
+# bearer tokens don't go through Django's authentication and are not affected.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "bansugoroku.throttles.client_address"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

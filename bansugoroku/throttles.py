@@ -138,3 +138,12 @@ def join_guess_wait(request: HttpRequest) -> int | None:
 def retry_after(wait: float) -> int:
     """A wait as the whole seconds of a Retry-After header: rounded up, at least 1."""
     return max(1, int(wait + 0.999))
+
+
+def client_address(request: HttpRequest) -> str | None:
+    """The client's address as the rate limits see it: REMOTE_ADDR, or the entry that
+    the last NUM_PROXIES proxies added to X-Forwarded-For. Admin login lockouts use it
+    too (django-axes' AXES_CLIENT_IP_CALLABLE). None for a request made in process
+    with no address (a test client's force_login)."""
+    ident = JoinCodeThrottle().get_ident(Request(request))
+    return str(ident) if ident else None
