@@ -6,9 +6,11 @@ DATABASE_URL are required and the HTTPS/HSTS settings default to their productio
 """
 
 import warnings
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import csp.constants
 import dj_database_url
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
@@ -56,6 +58,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
+    "csp",
     "bansugoroku.games.apps.GamesConfig",
     "bansugoroku.front.apps.FrontConfig",
     "notifications.apps.NotificationsConfig",
@@ -63,6 +67,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -70,6 +75,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it answers a locked-out login.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "bansugoroku.urls"
@@ -122,6 +129,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Admin logins: django-axes counts failed passwords per username and address (the one the
+# rate limits use, so NUM_PROXIES applies) and refuses the pair, even with the right
+# password, for 15 minutes after 5 failures. Its backend must come first. The API's
+# bearer tokens don't go through Django's authentication and are not affected.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "bansugoroku.throttles.client_address"
+
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -156,8 +177,8 @@ REST_FRAMEWORK: dict[str, Any] = {
     "EXCEPTION_HANDLER": "bansugoroku.api.problems.problem_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_CLASSES": [
-        "bansugoroku.api.throttles.PlayerRateThrottle",
-        "bansugoroku.api.throttles.AddressRateThrottle",
+        "bansugoroku.throttles.PlayerRateThrottle",
+        "bansugoroku.throttles.AddressRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "player": env_str("THROTTLE_PLAYER", "1200/min"),
@@ -201,6 +222,26 @@ CACHES = {
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 
+# Content-Security-Policy on the HTML pages (home, invitations, the admin, Swagger UI):
+# everything from this site, no inline script anywhere (Swagger UI's start-up script is
+# its own request, SpectacularSwaggerSplitView), and inline <style> only with the
+# request's nonce. Swagger UI's stylesheet draws its icons as data: images. The API's
+# JSON answers need no policy. django-csp 4 takes this one dict.
+CONTENT_SECURITY_POLICY = {
+    "EXCLUDE_URL_PREFIXES": ["/api/v1/", "/api/schema/"],
+    "DIRECTIVES": {
+        "default-src": [csp.constants.NONE],
+        "script-src": [csp.constants.SELF],
+        "style-src": [csp.constants.SELF, csp.constants.NONCE],
+        "img-src": [csp.constants.SELF, "data:"],
+        "font-src": [csp.constants.SELF],
+        "connect-src": [csp.constants.SELF],
+        "form-action": [csp.constants.SELF],
+        "frame-ancestors": [csp.constants.NONE],
+        "base-uri": [csp.constants.NONE],
+    },
+}
+
 # HTTPS. Production defaults apply whenever DEBUG is off.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # platform health checks may use plain HTTP
@@ -214,8 +255,10 @@ if BEHIND_HTTPS_PROXY:
     # The platform's router terminates TLS and sets X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # Rate limits per address trust only the addresses our own proxies add to
-# X-Forwarded-For; otherwise a client could name its own address there.
-REST_FRAMEWORK["NUM_PROXIES"] = env_int("NUM_PROXIES", 1 if BEHIND_HTTPS_PROXY else 0, minimum=0)
+# X-Forwarded-For; otherwise a client could name a new address there on every request.
+# None is trusted unless set: a router that only sets X-Forwarded-Proto, or none at all,
+# leaves the client's own header in place.
+REST_FRAMEWORK["NUM_PROXIES"] = env_int("NUM_PROXIES", 0, minimum=0)
 
 # E-mail: console in development; an anymail backend in production, for example
 # EMAIL_BACKEND=anymail.backends.postmark.EmailBackend (its ANYMAIL settings come later).

@@ -12,10 +12,15 @@ from tests.finished_games import Played, played_once
 
 @pytest.fixture(autouse=True)
 def fresh_rate_limits():
-    """Rate-limit counters live in the cache; each test starts with none spent."""
+    """Rate-limit counters live in the cache (and in the process while Redis is down);
+    each test starts with none spent."""
+    from bansugoroku.throttles import process_counters
+
     cache.clear()
+    process_counters.clear()
     yield
     cache.clear()
+    process_counters.clear()
 
 
 @pytest.fixture

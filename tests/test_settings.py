@@ -160,3 +160,13 @@ def test_prepared_statements_can_be_turned_off():
     result = load_settings(env, "settings.DATABASES['default'].get('OPTIONS', {})")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "{}"
+
+
+def test_no_proxy_is_trusted_with_forwarded_addresses_unless_set():
+    """A client's own X-Forwarded-For must not pick its address for the rate limits."""
+    expression = "settings.BEHIND_HTTPS_PROXY, settings.REST_FRAMEWORK['NUM_PROXIES']"
+    result = load_settings(PRODUCTION_ENV, expression)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True 0"
+    result = load_settings({**PRODUCTION_ENV, "NUM_PROXIES": "1"}, expression)
+    assert result.stdout.strip() == "True 1"

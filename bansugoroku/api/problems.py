@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from bansugoroku.games.errors import ServiceError
+from bansugoroku.throttles import retry_after
 
 PROBLEM_TYPE = "application/problem+json"
 
@@ -78,7 +79,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         # Throttled.__init__ sets `wait`, seconds or None; its stubs leave it out.
         wait: float | None = exc.wait  # type: ignore[attr-defined]
         if wait is not None:
-            response["Retry-After"] = str(max(1, int(wait + 0.999)))
+            response["Retry-After"] = str(retry_after(wait))
     auth_header = getattr(exc, "auth_header", None)
     if auth_header:
         response["WWW-Authenticate"] = auth_header

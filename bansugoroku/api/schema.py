@@ -94,7 +94,7 @@ class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     detail = serializers.CharField(help_text="What went wrong, for a person.")
     code = serializers.CharField(
         help_text="Stable, for clients to switch on: invalid_request, not_authenticated, "
-        "not_a_player, not_the_host, table_not_found, table_full, table_closed, wrong_state, "
+        "not_the_host, table_not_found, table_full, table_closed, wrong_state, "
         "not_your_turn, game_over, nothing_to_undo, stale_state, illegal_move, game_not_found, "
         "game_in_progress, throttled, ... (GET /api/v1/problems/{code} describes each)"
     )

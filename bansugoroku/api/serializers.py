@@ -6,8 +6,10 @@ Responses are plain dicts built by `bansugoroku.games.selectors`; the serializer
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
+import emoji
 from django.core.validators import RegexValidator
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
@@ -50,6 +52,42 @@ class Text(serializers.CharField):
         return str(super().to_internal_value(data))
 
 
+class Name(Text):
+    """A display name: NFC, trimmed, not empty, in any script and with any emoji, but
+    with no control (Cc) or format (Cf) character, which could move a terminal's
+    cursor, ring its bell, reverse the text around the name (U+202E) or hide letters
+    in it (U+200B). Format characters are kept only inside an emoji sequence: the
+    joiner U+200D in a family or a profession, the tags in a flag like Scotland's."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=40, **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        if isinstance(data, str):
+            data = unicodedata.normalize("NFC", data)
+        name = super().to_internal_value(data)
+        in_emoji = {
+            index
+            for found in emoji.emoji_list(name)
+            for index in range(found["match_start"], found["match_end"])
+        }
+        refused = dict.fromkeys(
+            char
+            for index, char in enumerate(name)
+            if unicodedata.category(char) in ("Cc", "Cf")
+            and not (unicodedata.category(char) == "Cf" and index in in_emoji)
+        )
+        if refused:
+            raise serializers.ValidationError([f"{describe(c)} is not allowed" for c in refused])
+        return name
+
+
+def describe(char: str) -> str:
+    """A character as "U+202E RIGHT-TO-LEFT OVERRIDE"; control characters have no name."""
+    name = unicodedata.name(char, "") or "(a control character)"
+    return f"U+{ord(char):04X} {name}"
+
+
 class Locale(Text):
     """A BCP 47 language tag such as "en", "ja" or "pt-BR"."""
 
@@ -68,12 +106,12 @@ class Integer(serializers.IntegerField):
 
 
 class PlayerCreateSerializer(StrictSerializer):
-    name = Text(max_length=40, help_text="Display name shown to opponents.")
+    name = Name(help_text="Display name shown to opponents: 1-40 characters, trimmed.")
     locale = Locale(required=False, default="en")
 
 
 class PlayerUpdateSerializer(StrictSerializer):
-    name = Text(max_length=40, required=False)
+    name = Name(required=False)
     locale = Locale(required=False)
 
 

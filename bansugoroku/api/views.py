@@ -35,9 +35,9 @@ from bansugoroku.api.serializers import (
     TableCreateSerializer,
     VersionSerializer,
 )
-from bansugoroku.api.throttles import JoinCodeThrottle
 from bansugoroku.games import selectors, services, shapes
 from bansugoroku.games.models import Player, Table
+from bansugoroku.throttles import JoinCodeThrottle
 from engine.rules import Rules
 
 
@@ -145,12 +145,13 @@ class TableView(APIView):
             200: component(shapes.TableState),
             304: OpenApiResponse(description="Unchanged since the ETag sent in If-None-Match."),
         }
-        | schema.problems(401, 403, 404),
+        | schema.problems(401, 404),
         summary="The table from your side; send If-None-Match to poll cheaply",
         description="Points are numbered from your side; `game.turn.legal_moves` lists every "
         "single move you may send now, so a client needs no rules of its own. The `ETag` "
         "changes with the table's `version`: send it back in `If-None-Match` and an "
-        "unchanged table answers 304 with no body.",
+        "unchanged table answers 304 with no body. A table you don't sit at answers 404 "
+        "`table_not_found`, as a code with no table does.",
     )
     def get(self, request: Request, code: str) -> Response:
         player = player_of(request)
@@ -198,7 +199,8 @@ class TableActionView(APIView):
 CHANGE = (
     " Send the table `version` you last saw: if the table has moved on since, nothing "
     "changes and the answer is 409 `stale_state` with the current `version`, so a retried "
-    "request is never applied twice. The answer is the table from your side."
+    "request is never applied twice. The answer is the table from your side. A table you "
+    "don't sit at answers 404 `table_not_found`, as a code with no table does."
 )
 
 
@@ -207,6 +209,7 @@ def change(
     summary: str,
     description: str,
     request: type[Serializer[Any]] = VersionSerializer,
+    refusals: tuple[int, ...] = (400, 401, 404, 409, 422, 429),
 ) -> Any:
     """The OpenAPI description of a table change."""
     return extend_schema_view(
@@ -214,8 +217,7 @@ def change(
             operation_id=f"tables_{operation}",
             parameters=[CODE],
             request=request,
-            responses={200: component(shapes.TableState)}
-            | schema.problems(400, 401, 403, 404, 409, 422, 429),
+            responses={200: component(shapes.TableState)} | schema.problems(*refusals),
             summary=summary,
             description=description + CHANGE,
         )
@@ -229,6 +231,7 @@ def change(
     "`wrong_state`). Send your `entropy` for the game's dice here, after reading "
     "`next_game.seed_sha256`. The server rolls the opening.",
     NewGameSerializer,
+    refusals=(400, 401, 403, 404, 409, 422, 429),
 )
 class StartView(TableActionView):
     service = staticmethod(services.table_start)

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_safe
 from bansugoroku.games.errors import TableNotFound
 from bansugoroku.games.models import Table
 from bansugoroku.games.store import clean_code
+from bansugoroku.throttles import join_guess_wait
 
 
 @require_safe
@@ -17,7 +18,15 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def invite(request: HttpRequest, code: str) -> HttpResponse:
-    """Where an invitation link lands: who invites, and whether a seat is still free."""
+    """Where an invitation link lands: who invites, and whether a seat is still free.
+
+    It tells a real code from a guess, so each visit counts against the same limit per
+    address as joining by code does."""
+    wait = join_guess_wait(request)
+    if wait is not None:
+        response = render(request, "front/too_many.html", {"wait": wait}, status=429)
+        response["Retry-After"] = str(wait)
+        return response
     try:
         table = Table.objects.select_related("host").filter(code=clean_code(code)).first()
     except TableNotFound:

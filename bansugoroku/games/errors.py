@@ -21,11 +21,10 @@ class ServiceError(Exception):
 
 
 class TableNotFound(ServiceError):
+    """No table has the code, or the caller doesn't sit at it: the same answer for both,
+    so that join codes can't be told from guesses."""
+
     status, code, title = 404, "table_not_found", "No such table"
-
-
-class NotAPlayer(ServiceError):
-    status, code, title = 403, "not_a_player", "Not a player at this table"
 
 
 class NotTheHost(ServiceError):

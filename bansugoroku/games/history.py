@@ -34,7 +34,7 @@ RECIPE = (
 
 
 def game_for_player(*, code: str, player: Player, number: int) -> Game:
-    """Game `number` of the caller's table, or TableNotFound / NotAPlayer / GameNotFound."""
+    """Game `number` of the caller's table, or TableNotFound / GameNotFound."""
     table = table_for_player(code=code, player=player)
     game = table.games.filter(number=number).first()  # game.table is `table`, seats loaded
     if game is None:

@@ -19,7 +19,8 @@ from engine.side import Side
 
 
 def table_for_player(*, code: str, player: Player) -> Table:
-    """The caller's table with its seats and game, or TableNotFound / NotAPlayer."""
+    """The caller's table with its seats and game, or TableNotFound (also when the
+    caller doesn't sit at it)."""
     table = load_table(code)
     seat_of(table, player)
     return table

@@ -1,11 +1,11 @@
 """Every change to players, tables and games: one function each, keyword-only.
 
-A table change runs in a transaction: lock the table row (`store.lock_table`, which
-checks the version the client last saw), load the game as an engine value, apply the
-change to it, and persist with `_commit`: one statement that writes the history's new
-turns, the events, the game and the table with its version bumped. It returns the
-table and the events it wrote, which go to Celery once the transaction commits.
-Nothing else writes game state.
+A table change runs in a transaction: lock the table row and find the caller's seat
+(`store.lock_seat`, which then checks the version the client last saw), load the game
+as an engine value, apply the change to it, and persist with `_commit`: one statement
+that writes the history's new turns, the events, the game and the table with its
+version bumped. It returns the table and the events it wrote, which go to Celery once
+the transaction commits. Nothing else writes game state.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from bansugoroku.games.errors import (
     WrongState,
 )
 from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState, Turn
-from bansugoroku.games.store import CODE_ALPHABET, CODE_LENGTH, lock_table, seat_of, token_hash
+from bansugoroku.games.store import CODE_ALPHABET, CODE_LENGTH, lock_seat, lock_table, token_hash
 from engine.dice import seed_commitment
 from engine.game import GameError, GameValue, Roller, Step
 from engine.notation import position_id
@@ -117,8 +117,7 @@ def table_join(*, player: Player, code: str, entropy: str = "") -> Change:
 def table_start(*, player: Player, code: str, version: int, entropy: str = "") -> Change:
     """The host starts the first game once both seats are taken, giving their entropy."""
     with transaction.atomic():
-        table = lock_table(code, version)
-        seat = seat_of(table, player)
+        table, seat = lock_seat(code, player, version)
         if table.host_id != player.pk:
             raise NotTheHost("only the host starts the first game")
         if table.state != TableState.READY:
@@ -130,8 +129,7 @@ def table_start(*, player: Player, code: str, version: int, entropy: str = "") -
 def game_play_again(*, player: Player, code: str, version: int, entropy: str = "") -> Change:
     """The next game at the table, the caller giving their entropy; the score carries over."""
     with transaction.atomic():
-        table = lock_table(code, version)
-        seat = seat_of(table, player)
+        table, seat = lock_seat(code, player, version)
         if table.state != TableState.BETWEEN_GAMES:
             raise WrongState("a new game starts only after one has ended")
         last = table.current_game
@@ -144,8 +142,7 @@ def seat_entropy(*, player: Player, code: str, version: int, entropy: str) -> Ch
     """Give (or give again) the caller's entropy for the table's next game, once its seed
     is committed and until the game starts."""
     with transaction.atomic():
-        table = lock_table(code, version)
-        seat = seat_of(table, player)
+        table, seat = lock_seat(code, player, version)
         if table.state not in (TableState.WAITING, TableState.READY, TableState.BETWEEN_GAMES):
             raise WrongState("entropy is given between games, for the next one")
         _give_entropy(table, seat, entropy)
@@ -196,11 +193,10 @@ def _on_game(
     value, apply `change` for the caller's side (with the game's dice), persist the step.
     The engine's refusals become the API's errors, each with its stable code."""
     with transaction.atomic():
-        table = lock_table(code, version)
-        side = seat_of(table, player).side
+        table, seat = lock_seat(code, player, version)
         game = _current_game(table)
         try:
-            step = change(store.game_value(table, game), side, store.roller(game))
+            step = change(store.game_value(table, game), seat.side, store.roller(game))
         except GameError as exc:
             raise _REFUSALS[exc.code](exc.message) from None
         return _step(table, game, step)

@@ -15,7 +15,7 @@ from django.db import connection
 from django.utils import timezone
 
 from bansugoroku.games import queries
-from bansugoroku.games.errors import NotAPlayer, StaleState, TableNotFound
+from bansugoroku.games.errors import StaleState, TableNotFound
 from bansugoroku.games.models import Game, GameState, Player, Seat, Table
 from engine.dice import derived_dice
 from engine.game import Ending, GameValue, Result, Roller
@@ -46,9 +46,10 @@ def load_table(code: str, *, lock: bool = False) -> Table:
     With `lock` it takes the table row FOR UPDATE. The seats are handed to the table's
     prefetch cache, so `table.seats.all()` costs nothing after.
     """
-    rows = queries.table_rows(clean_code(code), lock=lock)
+    code = clean_code(code)
+    rows = queries.table_rows(code, lock=lock)
     if not rows:
-        raise TableNotFound(f"no table with code {code}")
+        raise not_found(code)
     table, game = rows[0][2], rows[0][3]
     table.current_game = game
     seats = []
@@ -64,25 +65,40 @@ def load_table(code: str, *, lock: bool = False) -> Table:
     return table
 
 
-def lock_table(code: str, version: int | None = None) -> Table:
-    """The table locked FOR UPDATE for a change, if the client saw its latest `version`."""
+def not_found(code: str) -> TableNotFound:
+    """The one answer for a code with no table, and for a table the caller doesn't sit
+    at: the same words, so that neither tells a real code from a guess."""
+    return TableNotFound(f"no table with code {code}")
+
+
+def lock_table(code: str) -> Table:
+    """The table locked FOR UPDATE for a change."""
     if not connection.in_atomic_block:
         raise RuntimeError("a table is locked only inside a transaction")
-    table = load_table(code, lock=True)
-    if version is not None and version != table.version:
+    return load_table(code, lock=True)
+
+
+def lock_seat(code: str, player: Player, version: int) -> tuple[Table, Seat]:
+    """The table locked FOR UPDATE and the caller's seat at it, if the client saw its
+    latest `version`. The seat is checked first: a stranger gets TableNotFound, never
+    a StaleState that would tell them the table exists and its version."""
+    table = lock_table(code)
+    seat = seat_of(table, player)
+    if version != table.version:
         raise StaleState(
             f"you saw version {version}, the table is at {table.version}: fetch it again",
             version=table.version,
         )
-    return table
+    return table, seat
 
 
 def seat_of(table: Table, player: Player) -> Seat:
-    """The caller's seat at the table; NotAPlayer unless `player` sits at it."""
+    """The caller's seat at the table. A player who doesn't sit at it gets the same
+    TableNotFound as for a code with no table, so join codes can't be enumerated."""
     for seat in table.seats.all():
         if seat.player_id == player.pk:
             return seat
-    raise NotAPlayer("you do not sit at this table; join it with its code first")
+    raise not_found(table.code)
 
 
 def game_value(table: Table, game: Game) -> GameValue:

@@ -113,7 +113,7 @@ def test_a_bad_after_is_a_400(host, table, after, openapi):
 
 def test_only_the_players_read_a_tables_events(api, host, table):
     stranger = api.new_player("Chika")
-    assert stranger.get(f"tables/{table}/events").body["code"] == "not_a_player"
+    assert stranger.get(f"tables/{table}/events").body["code"] == "table_not_found"
     assert host.get("tables/ZZZZZZ/events").status == 404
     assert api.get(f"tables/{table}/events").status == 401
 

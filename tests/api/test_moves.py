@@ -180,4 +180,4 @@ def test_polling_with_the_etag_answers_304_until_something_changes(host, guest, 
 def test_an_etag_does_not_open_someone_elses_table(api, table, host):
     tag = host.get(f"tables/{table}").headers["ETag"]
     stranger = api.new_player("Chie").get(f"tables/{table}", **{"If-None-Match": tag})
-    assert stranger.status == 403 and stranger.body["code"] == "not_a_player"
+    assert stranger.status == 404 and stranger.body["code"] == "table_not_found"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bansugoroku.games.models import Player
 
 
@@ -39,3 +41,41 @@ def test_bad_player_fields_are_400(api):
         assert answer.body["code"] == "invalid_request"
         assert answer.headers["Content-Type"] == "application/problem+json"
     assert Player.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "error"),
+    [
+        ("Eve\x1b[2J", "U+001B (a control character) is not allowed"),
+        ("Eve\x07", "U+0007 (a control character) is not allowed"),
+        ("Eve\u202egnp.exe", "U+202E RIGHT-TO-LEFT OVERRIDE is not allowed"),
+        ("A\u200bdmin", "U+200B ZERO WIDTH SPACE is not allowed"),
+        ("Ai\u200dko", "U+200D ZERO WIDTH JOINER is not allowed"),
+        ("\U000e0041iko", "U+E0041 TAG LATIN CAPITAL LETTER A is not allowed"),
+        ("   ", "This field may not be blank."),
+    ],
+)
+def test_names_refuse_control_and_format_characters(api, host, name, error):
+    created = api.post("players", {"name": name})
+    assert created.status == 400 and created.body["code"] == "invalid_request"
+    assert created.body["errors"] == {"name": [error]}
+    renamed = host.call("PATCH", "players/me", {"name": name})
+    assert renamed.status == 400 and renamed.body["errors"] == {"name": [error]}
+
+
+@pytest.mark.parametrize(
+    ("sent", "kept"),
+    [
+        ("  Aiko  ", "Aiko"),
+        ("Zoe\u0301", "Zo\u00e9"),  # NFC: e and a combining acute become one letter
+        ("愛子", "愛子"),
+        ("עִבְרִית", "עִבְרִית"),
+        ("नमस्ते", "नमस्ते"),
+        ("Ben 👨\u200d👩\u200d👧 🏳\ufe0f\u200d🌈", "Ben 👨\u200d👩\u200d👧 🏳\ufe0f\u200d🌈"),
+        ("🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f 1\ufe0f\u20e3 👍🏽",) * 2,
+    ],
+)
+def test_names_keep_every_script_and_emoji(api, sent, kept):
+    created = api.post("players", {"name": sent})
+    assert created.status == 201, created.body
+    assert created.body["player"]["name"] == kept

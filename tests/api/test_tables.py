@@ -68,7 +68,38 @@ def test_a_third_player_finds_the_table_full(api, host, guest, table):
     third = api.new_player("Chie")
     answer = third.post(f"tables/{table}/join")
     assert answer.status == 409 and answer.body["code"] == "table_full"
-    assert third.get(f"tables/{table}").body["code"] == "not_a_player"
+    assert third.get(f"tables/{table}").body["code"] == "table_not_found"
+
+
+STRANGER_CALLS = [
+    ("GET", "", None),
+    ("GET", "/events", None),
+    ("GET", "/games", None),
+    ("GET", "/games/1", None),
+    ("GET", "/games/1/export.json", None),
+    ("GET", "/games/1/export.mat", None),
+    ("GET", "/games/1/dice", None),
+    ("POST", "/start", {"version": 1}),
+    ("POST", "/moves", {"version": 1, "moves": [[13, 10]]}),
+    ("POST", "/undo", {"version": 1}),
+    ("POST", "/play-again", {"version": 1}),
+    ("POST", "/entropy", {"version": 1, "entropy": "x"}),
+    ("POST", "/resign", {"version": 1}),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "body"), STRANGER_CALLS)
+def test_a_stranger_cannot_tell_a_real_table_from_none(api, table, method, path, body):
+    """Join codes can't be enumerated: a real table the caller doesn't sit at answers
+    exactly as a code with no table, with no version, stale or not."""
+    stranger = api.new_player("Eve")
+    missing = next(c for c in ("ZZZZZZ", "YYYYYY") if c != table)
+    real = stranger.call(method, f"tables/{table}{path}", body, **{"If-None-Match": '"v1"'})
+    none = stranger.call(method, f"tables/{missing}{path}", body, **{"If-None-Match": '"v1"'})
+    assert none.status == 404 and none.body["code"] == "table_not_found"
+    assert real.status == none.status
+    assert real.body == {**none.body, "detail": none.body["detail"].replace(missing, table)}
+    assert "version" not in real.body
 
 
 def test_unknown_codes_are_404(host):

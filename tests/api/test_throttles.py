@@ -38,7 +38,7 @@ def counters(request, settings):
 def throttle_clock(monkeypatch, counters):
     """Rate limits count in fixed windows; the test sets their clock, so that no window
     turns over in the middle of a test."""
-    from bansugoroku.api.throttles import WindowThrottle
+    from bansugoroku.throttles import WindowThrottle
 
     clock = SimpleNamespace(now=6000.0 + 15)  # 15 s into a minute
     monkeypatch.setattr(WindowThrottle, "timer", lambda self: clock.now)
@@ -46,7 +46,7 @@ def throttle_clock(monkeypatch, counters):
 
 
 def test_rate_limits_answer_429_with_retry_after(host, monkeypatch, throttle_clock):
-    from bansugoroku.api.throttles import PlayerRateThrottle
+    from bansugoroku.throttles import PlayerRateThrottle
 
     monkeypatch.setattr(PlayerRateThrottle, "THROTTLE_RATES", {"player": "3/min"})
     answers = [host.get("players/me") for _ in range(4)]
@@ -59,7 +59,7 @@ def test_rate_limits_answer_429_with_retry_after(host, monkeypatch, throttle_clo
 
 
 def test_guessing_join_codes_is_throttled_per_address(api, monkeypatch, throttle_clock):
-    from bansugoroku.api.throttles import JoinCodeThrottle
+    from bansugoroku.throttles import JoinCodeThrottle
 
     monkeypatch.setattr(JoinCodeThrottle, "THROTTLE_RATES", {"join": "5/min"})
     guesses = [api.new_player(f"G{i}").post("tables/ABCDEF/join") for i in range(7)]
@@ -70,7 +70,7 @@ def test_guessing_join_codes_is_throttled_per_address(api, monkeypatch, throttle
 def test_a_forged_forwarded_for_header_does_not_escape_the_address_limit(
     api, monkeypatch, throttle_clock
 ):
-    from bansugoroku.api.throttles import JoinCodeThrottle
+    from bansugoroku.throttles import JoinCodeThrottle
 
     monkeypatch.setattr(JoinCodeThrottle, "THROTTLE_RATES", {"join": "3/min"})
     player = api.new_player("Eve")
@@ -81,7 +81,7 @@ def test_a_forged_forwarded_for_header_does_not_escape_the_address_limit(
 
 
 def test_a_window_counter_counts_and_expires_with_its_window(host, counters, throttle_clock):
-    from bansugoroku.api.throttles import PlayerRateThrottle
+    from bansugoroku.throttles import PlayerRateThrottle
 
     throttle = PlayerRateThrottle()
     counts = [throttle.count("probe") for _ in range(3)]
@@ -93,8 +93,10 @@ def test_a_window_counter_counts_and_expires_with_its_window(host, counters, thr
         assert 0 < ttl <= throttle.duration
 
 
-def test_rate_limits_fail_open_while_redis_is_unreachable(host, settings, caplog):
-    with socket.socket() as probe:  # a loopback port with nothing listening
+@pytest.fixture
+def redis_down(settings):
+    """The cache pointed at a loopback port with nothing listening."""
+    with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     settings.CACHES = {
@@ -104,7 +106,25 @@ def test_rate_limits_fail_open_while_redis_is_unreachable(host, settings, caplog
             "OPTIONS": {"socket_connect_timeout": 0.5},
         }
     }
+
+
+def test_rate_limits_fail_open_while_redis_is_unreachable(host, redis_down, caplog):
     answer = host.get("players/me")
     assert answer.status == 200, answer.body
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert any(m.startswith("rate limit player not counted") for m in warnings), warnings
+
+
+def test_join_guesses_count_in_the_process_while_redis_is_unreachable(
+    api, monkeypatch, redis_down, caplog
+):
+    from bansugoroku.throttles import JoinCodeThrottle, WindowThrottle
+
+    monkeypatch.setattr(WindowThrottle, "timer", lambda self: 6000.0 + 15)
+    monkeypatch.setattr(JoinCodeThrottle, "THROTTLE_RATES", {"join": "3/min"})
+    player = api.new_player("Eve")
+    guesses = [player.post(f"tables/ABCDE{c}/join") for c in "FGHJ"]
+    assert [g.status for g in guesses] == [404, 404, 404, 429]
+    assert guesses[-1].headers["Retry-After"] == "45"
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert any(m.startswith("rate limit join counted in this process") for m in warnings)

@@ -98,3 +98,32 @@ def test_a_players_token_hash_is_not_shown(staff, played):
 
 def test_someone_not_staff_is_sent_to_the_login(played):
     assert Client().get("/admin/games/table/").status_code == 302
+
+
+def test_repeated_wrong_passwords_lock_the_login_out(db, settings):
+    """After 5 wrong passwords, even the right one is refused, for that name and address;
+    another address can still log in."""
+    get_user_model().objects.create_superuser("root", "root@example.com", "right horse")
+    client = Client()
+
+    def login(password: str, address: str = "10.0.0.1") -> int:
+        answer = client.post(
+            "/admin/login/?next=/admin/",
+            {"username": "root", "password": password},
+            REMOTE_ADDR=address,
+        )
+        return answer.status_code
+
+    # The form again for each of the first four; the fifth locks the pair out.
+    assert [login(f"wrong {i}") for i in range(5)] == [200, 200, 200, 200, 429]
+    assert login("right horse") == 429
+    forged = client.post(
+        "/admin/login/?next=/admin/",
+        {"username": "root", "password": "right horse"},
+        REMOTE_ADDR="10.0.0.1",
+        HTTP_X_FORWARDED_FOR="10.9.9.9",
+    )
+    assert forged.status_code == 429, "a client's own X-Forwarded-For is not its address"
+    assert "_auth_user_id" not in client.session
+    assert login("right horse", address="10.0.0.2") == 302
+    assert "_auth_user_id" in client.session

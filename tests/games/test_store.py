@@ -7,7 +7,7 @@ from django.db import transaction
 
 from bansugoroku.games import services
 from bansugoroku.games.errors import StaleState, TableNotFound
-from bansugoroku.games.store import clean_code, lock_table
+from bansugoroku.games.store import clean_code, lock_seat, lock_table
 from engine.rules import Rules
 
 
@@ -24,10 +24,21 @@ def test_locking_with_a_version_the_table_is_not_at_is_stale():
     host = services.player_create(name="Aiko")[0]
     table = services.table_create(host=host, rules=Rules()).table
     with transaction.atomic():
-        assert lock_table(table.code.lower(), table.version).pk == table.pk
+        locked, seat = lock_seat(table.code.lower(), host, table.version)
+        assert locked.pk == table.pk and seat.player_id == host.pk
         with pytest.raises(StaleState) as stale:
-            lock_table(table.code, table.version + 1)
+            lock_seat(table.code, host, table.version + 1)
     assert stale.value.extra == {"version": table.version}
+
+
+@pytest.mark.django_db
+def test_a_stranger_is_told_no_table_before_any_version():
+    host = services.player_create(name="Aiko")[0]
+    stranger = services.player_create(name="Eve")[0]
+    table = services.table_create(host=host, rules=Rules()).table
+    with transaction.atomic(), pytest.raises(TableNotFound) as missing:
+        lock_seat(table.code, stranger, table.version + 1)
+    assert missing.value.detail == f"no table with code {table.code}"
 
 
 def test_a_code_is_upper_case_from_the_alphabet():

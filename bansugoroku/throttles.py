@@ -1,13 +1,19 @@
-"""Rate limits: per player token, per address, and a tight one on join codes."""
+"""Rate limits: per player token, per address, and a tight one on join codes.
+
+Beside the settings rather than in the API, because a page outside the API (the
+invitation page) counts against the join-code limit too.
+"""
 
 from __future__ import annotations
 
 import functools
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from django.core.cache import caches
+from django.core.cache import BaseCache, caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
+from django.http import HttpRequest
 from redis import RedisError
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle, UserRateThrottle
@@ -16,6 +22,10 @@ if TYPE_CHECKING:  # DRF imports the throttles while rest_framework.views loads
     from rest_framework.views import APIView
 
 logger = logging.getLogger(__name__)
+
+process_counters = LocMemCache("rate-limits-while-redis-is-down", {})
+"""Where the limits that must not fail open count while Redis is unreachable: in this
+process only, so each web process lets through its own share."""
 
 
 class WindowThrottle(SimpleRateThrottle):
@@ -34,6 +44,9 @@ class WindowThrottle(SimpleRateThrottle):
     num_requests: int
     duration: int
     window_ends: float
+    fail_open: ClassVar[bool] = True
+    """While Redis is unreachable: let every request through (True), or count in this
+    process instead (False)."""
 
     def allow_request(self, request: Request, view: APIView) -> bool:
         if self.rate is None:
@@ -47,13 +60,17 @@ class WindowThrottle(SimpleRateThrottle):
         try:
             return self.count(f"{key}:{window}") <= self.num_requests
         except RedisError as exc:
-            # Fail open: while Redis is down, games go on without rate limits.
-            logger.warning("rate limit %s not counted: %s", self.scope, exc)
-            return True
+            if self.fail_open:
+                # While Redis is down, games go on without rate limits.
+                logger.warning("rate limit %s not counted: %s", self.scope, exc)
+                return True
+            logger.warning("rate limit %s counted in this process only: %s", self.scope, exc)
+            return self.count(f"{key}:{window}", process_counters) <= self.num_requests
 
-    def count(self, key: str) -> int:
+    def count(self, key: str, cache: BaseCache | None = None) -> int:
         """Count this request in its window; the window's count so far."""
-        cache = caches["default"]  # the backend itself; DRF's `self.cache` is a proxy
+        if cache is None:
+            cache = caches["default"]  # the backend itself; DRF's `self.cache` is a proxy
         if isinstance(cache, RedisCache):
             # Django's `add` then `incr` takes three round trips to Redis (incr checks that
             # the key exists first); one MULTI takes one: a limit is checked in 0.17 ms
@@ -100,6 +117,33 @@ class AddressRateThrottle(WindowThrottle):
 
 
 class JoinCodeThrottle(AddressRateThrottle):
-    """Join codes are short; this makes guessing them slow."""
+    """Join codes are short; this makes guessing them slow, even while Redis is down."""
 
     scope = "join"
+    fail_open = False
+
+
+def join_guess_wait(request: HttpRequest) -> int | None:
+    """Count a request outside the API that tells whether a code is a table (the
+    invitation page) as a join guess from its address: None while under the limit,
+    else the whole seconds to wait before the next."""
+    from rest_framework.views import APIView
+
+    throttle = JoinCodeThrottle()
+    if throttle.allow_request(Request(request), APIView()):
+        return None
+    return retry_after(throttle.wait())
+
+
+def retry_after(wait: float) -> int:
+    """A wait as the whole seconds of a Retry-After header: rounded up, at least 1."""
+    return max(1, int(wait + 0.999))
+
+
+def client_address(request: HttpRequest) -> str | None:
+    """The client's address as the rate limits see it: REMOTE_ADDR, or the entry that
+    the last NUM_PROXIES proxies added to X-Forwarded-For. Admin login lockouts use it
+    too (django-axes' AXES_CLIENT_IP_CALLABLE). None for a request made in process
+    with no address (a test client's force_login)."""
+    ident = JoinCodeThrottle().get_ident(Request(request))
+    return str(ident) if ident else None
