@@ -64,10 +64,13 @@ class Rules:
 
 
 def _choice(kind: type[E], value: Any, name: str) -> E:
-    if not isinstance(value, str) or value not in {str(v) for v in kind}:
-        choices = " or ".join(repr(str(v)) for v in kind)
-        raise RulesError(f"unknown {name} {value!r}: it is {choices}")
-    return kind(value)
+    if isinstance(value, str):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    choices = " or ".join(repr(str(v)) for v in kind)
+    raise RulesError(f"unknown {name} {value!r}: it is {choices}")
 
 
 ALL_RULES: tuple[Rules, ...] = tuple(
