@@ -32,6 +32,15 @@ class Play(NamedTuple):
     points: int = 0
 
 
+class Outcome(NamedTuple):
+    """A legal play with what it leaves: the mover's board list and the opponent's bar."""
+
+    moves: tuple[Move, ...]
+    points: int
+    board: list[int]
+    opponent_bar: int
+
+
 def board_of(position: Position) -> list[int]:
     """The mutable board list of a position (see the module docstring)."""
     return [position.off[0], *position.points, position.bar[0]]
@@ -88,6 +97,35 @@ def legal_plays(position: Position, dice: tuple[int, int], rules: Rules) -> list
     """
     b = board_of(position)
     return list(map(Play._make, _generate(b, position.bar[1], dice, rules)))
+
+
+def legal_outcomes(position: Position, dice: tuple[int, int], rules: Rules) -> list[Outcome]:
+    """`legal_plays` with the board each play leaves, for callers that show it.
+
+    Each board (see the module docstring) is the starting board with the play's moves
+    made on a copy. Nothing is checked again and no `Position` is built: a legal play
+    from a valid position cannot break one, and building and validating a `Position`
+    per play (`apply_moves`) cost the `legal` command more than generating the plays.
+    The generator does not hand out its scratch board instead: that would cost the
+    same copy and move inside the loop that every other caller runs too.
+
+    >>> outcome = legal_outcomes(Position.start(), (1, 1), Rules())[-1]
+    >>> outcome.moves, outcome.board[4:7]
+    (((6, 5), (5, 4)), [1, 0, 4])
+    """
+    b = board_of(position)
+    outcomes = []
+    for moves, points in _generate(b, position.bar[1], dice, rules):
+        after, ob = b.copy(), position.bar[1]
+        for src, dst in moves:
+            after[src] -= 1
+            if after[dst] == -1:
+                after[dst] = 1
+                ob += 1
+            else:
+                after[dst] += 1
+        outcomes.append(Outcome(moves, points, after, ob))
+    return outcomes
 
 
 def _generate(
