@@ -1,26 +1,24 @@
 """The `legal` command's output pinned byte for byte, in process.
 
 `cli_answers.txt` holds request lines, each followed by the exact line the command
-wrote for it (then a blank line): chosen from seeded random games to cover entering
-from the bar, passes, single-die plays, bearing off and wins of every value and house
-rule, plus bad lines. `slow_answer` below is the obvious way to answer a request, kept
-so that the fast path in `engine.cli` is checked against it over thousands of cases.
+wrote for it (then a blank line): from seeded random games, and a few made by hand,
+to cover entering from the bar, passes, single-die plays, bearing off and wins of
+every value and house rule, plus bad lines. `slow_answer` below is the obvious way to
+answer a request, kept so that the fast path in `engine.cli` is checked against it
+over the benchmark's mixed requests (another seed).
 """
 
 from __future__ import annotations
 
 import io
 import json
-import random
 from pathlib import Path
 
 from engine import cli
-from engine.dice import SeededDice, roll
+from engine.bench import mixed_cases, request_line
 from engine.plays import apply_moves, legal_plays
 from engine.position import Position
-from engine.rules import ALL_RULES, Finish, Rules
-from engine.selfplay import random_game
-from engine.side import Side
+from engine.rules import Finish, Rules
 
 ANSWERS = Path(__file__).with_name("cli_answers.txt")
 
@@ -57,19 +55,6 @@ def slow_answer(line: str) -> str:
     return json.dumps({"plays": plays}, ensure_ascii=False)
 
 
-def seeded_requests(count: int, seed: int) -> list[str]:
-    """Requests from every third turn of seeded random games under every house rule."""
-    dice, choose = SeededDice(seed), random.Random(seed)
-    requests: list[str] = []
-    while len(requests) < count:
-        rules = ALL_RULES[len(requests) % len(ALL_RULES)]
-        game = random_game(rules, dice, choose, Side(len(requests) % 2))
-        for turn in game.turns[::3]:
-            request = {"position": turn.position.to_json(), "dice": list(roll(dice))}
-            requests.append(json.dumps(request | {"rules": rules.to_json()}))
-    return requests[:count]
-
-
 def test_the_pinned_answers_cover_what_they_claim():
     answers = " ".join(answer for _, answer in pinned())
     for needle in ('"points": 1}', '"points": 2}', '"points": 3}', "[25, ", ", 0]]", '"error"'):
@@ -83,5 +68,5 @@ def test_the_command_writes_the_pinned_answers_byte_for_byte():
 
 
 def test_the_command_answers_as_the_slow_obvious_way_does():
-    requests = seeded_requests(2000, 11)
+    requests = [request_line(case) for case in mixed_cases(2000, 11)]
     assert served(requests) == [slow_answer(request) for request in requests]
