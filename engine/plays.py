@@ -1,4 +1,4 @@
-"""Legal plays: every distinct outcome a roll allows, under rules 5-7 of RULES.md.
+"""Legal plays: every distinct outcome a roll allows, under rules 5-7 of docs/rules.md.
 
 This is the hot path of the whole product (the CPU opponent and every submitted move
 call it), so it works on one mutable list per call and undoes each move instead of
@@ -70,7 +70,8 @@ def single_moves(
 
 
 def win_points(b: list[int], opponent_bar: int, rules: Rules) -> int:
-    """Points won by the mover in board `b` just after a move (0 when no win)."""
+    """Points won by the mover in board `b` just after a move (0 when no win), by
+    rules 9-13 of docs/rules.md."""
     home = b[1:7]
     shape = opponent_bar > 0 and min(home) >= 2
     if shape and rules.muji is Muji.ON_THE_SPOT:

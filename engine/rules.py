@@ -1,7 +1,7 @@
 """House rules of a table: how a game is finished, what a closed home does, who starts.
 
-The values are the strings of the interchange format in RULES.md, so a `Rules` goes to
-and from JSON without a translation table.
+What each value does is rules 9-15 of docs/rules.md. The values are the strings of
+its interchange format, so a `Rules` goes to and from JSON without a translation table.
 """
 
 from __future__ import annotations
