@@ -13,8 +13,8 @@ import sys
 from collections.abc import Iterable
 from typing import IO, Any
 
-from engine.plays import apply_moves, legal_plays
-from engine.position import Position
+from engine.plays import Outcome, board_of, legal_outcomes
+from engine.position import BAR, OFF, Position
 from engine.rules import Finish, Muji, Rules, Start
 from engine.selfplay import selfplay
 
@@ -23,8 +23,14 @@ class RequestError(ValueError):
     """A `legal` request line that cannot be answered."""
 
 
-def answer(line: str) -> dict[str, Any]:
-    """The answer to one `legal` request line."""
+def answer(line: str) -> str:
+    """The answer line to one `legal` request line, as JSON text without the newline."""
+    position, dice, rules = _request(line)
+    return '{"plays": [' + _plays_json(position, legal_outcomes(position, dice, rules)) + "]}"
+
+
+def _request(line: str) -> tuple[Position, tuple[int, int], Rules]:
+    """The position, dice and rules of a request line, checked strictly."""
     if not line.strip():
         raise RequestError("empty line")
     try:
@@ -43,16 +49,32 @@ def answer(line: str) -> dict[str, Any]:
     rules = Rules.from_json(data.get("rules", {}))
     if rules.finish is Finish.IRI and position.off != (0, 0):
         raise RequestError("no stone is borne off under the iri finish")
-    return {
-        "plays": [
-            {
-                "moves": [list(move) for move in play.moves],
-                "position": apply_moves(position, play.moves).to_json(),
-                "result": {"winner": "mover", "points": play.points} if play.points else None,
-            }
-            for play in legal_plays(position, dice, rules)
-        ]
-    }
+    return position, dice, rules
+
+
+def _plays_json(position: Position, outcomes: list[Outcome]) -> str:
+    """The plays as `json.dumps` writes them: `{"moves": ..., "position": ..., "result": ...}`.
+
+    Written by hand: they hold only integers, whose JSON text is their `str`, in
+    `json.dumps`' layout (", " between items, ": " after keys). A play changes only
+    the points its moves touch, so each board's text is the starting board's with
+    those points rewritten. This costs half what building dicts for `json.dumps` did;
+    `tests/engine/test_cli_answers.py` holds the text to `json.dumps`' byte for byte.
+    """
+    start = [str(n) for n in board_of(position)]
+    off = position.off[1]
+    plays = []
+    for moves, points, b, opponent_bar in outcomes:
+        texts = start.copy()
+        for src, dst in moves:
+            texts[src], texts[dst] = str(b[src]), str(b[dst])
+        moves_text = ", ".join([f"[{src}, {dst}]" for src, dst in moves])
+        result = f'{{"winner": "mover", "points": {points}}}' if points else "null"
+        plays.append(
+            f'{{"moves": [{moves_text}], "position": {{"points": [{", ".join(texts[1:BAR])}], '
+            f'"bar": [{b[BAR]}, {opponent_bar}], "off": [{b[OFF]}, {off}]}}, "result": {result}}}'
+        )
+    return ", ".join(plays)
 
 
 def _dice(value: Any) -> tuple[int, int]:
@@ -70,10 +92,10 @@ def serve_legal(lines: Iterable[str], out: IO[str]) -> None:
         try:
             reply = answer(line)
         except ValueError as exc:
-            reply = {"error": str(exc)}
+            reply = json.dumps({"error": str(exc)}, ensure_ascii=False)
         except Exception as exc:  # the contract: an answer line, never a traceback
-            reply = {"error": f"internal error: {type(exc).__name__}"}
-        out.write(json.dumps(reply, ensure_ascii=False) + "\n")
+            reply = json.dumps({"error": f"internal error: {type(exc).__name__}"})
+        out.write(reply + "\n")
         out.flush()
 
 

@@ -1,7 +1,7 @@
 """Names shown to players: the old names of the 21 rolls and the points as each side sees them.
 
-The roll names come from DICE_NAMES.md (kanji with a Latin reading); a screen reader gets
-the spoken form, "three and four, shisō".
+The roll names come from the table in docs/rules.md (kanji with a Latin reading); a
+screen reader gets the spoken form, "three and four, shisō".
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Legal plays: every distinct outcome a roll allows, under rules 5-7 of RULES.md.
+"""Legal plays: every distinct outcome a roll allows, under rules 5-7 of docs/rules.md.
 
 This is the hot path of the whole product (the CPU opponent and every submitted move
 call it), so it works on one mutable list per call and undoes each move instead of
@@ -32,6 +32,15 @@ class Play(NamedTuple):
     points: int = 0
 
 
+class Outcome(NamedTuple):
+    """A legal play with what it leaves: the mover's board list and the opponent's bar."""
+
+    moves: tuple[Move, ...]
+    points: int
+    board: list[int]
+    opponent_bar: int
+
+
 def board_of(position: Position) -> list[int]:
     """The mutable board list of a position (see the module docstring)."""
     return [position.off[0], *position.points, position.bar[0]]
@@ -61,7 +70,8 @@ def single_moves(
 
 
 def win_points(b: list[int], opponent_bar: int, rules: Rules) -> int:
-    """Points won by the mover in board `b` just after a move (0 when no win)."""
+    """Points won by the mover in board `b` just after a move (0 when no win), by
+    rules 9-13 of docs/rules.md."""
     home = b[1:7]
     shape = opponent_bar > 0 and min(home) >= 2
     if shape and rules.muji is Muji.ON_THE_SPOT:
@@ -88,6 +98,35 @@ def legal_plays(position: Position, dice: tuple[int, int], rules: Rules) -> list
     """
     b = board_of(position)
     return list(map(Play._make, _generate(b, position.bar[1], dice, rules)))
+
+
+def legal_outcomes(position: Position, dice: tuple[int, int], rules: Rules) -> list[Outcome]:
+    """`legal_plays` with the board each play leaves, for callers that show it.
+
+    Each board (see the module docstring) is the starting board with the play's moves
+    made on a copy. Nothing is checked again and no `Position` is built: a legal play
+    from a valid position cannot break one, and building and validating a `Position`
+    per play (`apply_moves`) cost the `legal` command more than generating the plays.
+    The generator does not hand out its scratch board instead: that would cost the
+    same copy and move inside the loop that every other caller runs too.
+
+    >>> outcome = legal_outcomes(Position.start(), (1, 1), Rules())[-1]
+    >>> outcome.moves, outcome.board[4:7]
+    (((6, 5), (5, 4)), [1, 0, 4])
+    """
+    b = board_of(position)
+    outcomes = []
+    for moves, points in _generate(b, position.bar[1], dice, rules):
+        after, ob = b.copy(), position.bar[1]
+        for src, dst in moves:
+            after[src] -= 1
+            if after[dst] == -1:
+                after[dst] = 1
+                ob += 1
+            else:
+                after[dst] += 1
+        outcomes.append(Outcome(moves, points, after, ob))
+    return outcomes
 
 
 def _generate(

@@ -2,8 +2,8 @@
 
 A position is always read from one side, "own": `points[i]` is own point `i + 1`, a
 positive count is own stones and a negative count the opponent's, exactly as in the JSON
-interchange format of RULES.md. `flipped()` gives the same position from the other side,
-so one stored value serves both seats.
+interchange format of docs/rules.md. `flipped()` gives the same position from the other
+side, so one stored value serves both seats.
 """
 
 from __future__ import annotations

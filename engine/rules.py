@@ -1,7 +1,7 @@
 """House rules of a table: how a game is finished, what a closed home does, who starts.
 
-The values are the strings of the interchange format in RULES.md, so a `Rules` goes to
-and from JSON without a translation table.
+What each value does is rules 9-15 of docs/rules.md. The values are the strings of
+its interchange format, so a `Rules` goes to and from JSON without a translation table.
 """
 
 from __future__ import annotations
@@ -64,10 +64,13 @@ class Rules:
 
 
 def _choice(kind: type[E], value: Any, name: str) -> E:
-    if not isinstance(value, str) or value not in {str(v) for v in kind}:
-        choices = " or ".join(repr(str(v)) for v in kind)
-        raise RulesError(f"unknown {name} {value!r}: it is {choices}")
-    return kind(value)
+    if isinstance(value, str):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    choices = " or ".join(repr(str(v)) for v in kind)
+    raise RulesError(f"unknown {name} {value!r}: it is {choices}")
 
 
 ALL_RULES: tuple[Rules, ...] = tuple(

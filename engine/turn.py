@@ -54,7 +54,7 @@ class OrderedPlay(NamedTuple):
 def allowed_ordered_plays(
     position: Position, dice: tuple[int, int], rules: Rules
 ) -> tuple[OrderedPlay, ...]:
-    """Every allowed play in every order, as rules 5-7 of RULES.md define them.
+    """Every allowed play in every order, as rules 5-7 of docs/rules.md define them.
 
     Unlike `legal_plays` this keeps plays that reach the same outcome by another order
     or another path, because a player may send any of them one move at a time.
@@ -90,7 +90,8 @@ def _may_bear_off(b: list[int], rules: Rules) -> bool:
 
 @dataclass(frozen=True)
 class TurnInProgress:
-    """The mover's turn: the position at its start, the dice, and the moves sent so far.
+    """The mover's turn: the position at its start, the dice, and the moves sent so far,
+    one die at a time as rule 8 of docs/rules.md allows.
 
     >>> turn = TurnInProgress(Position.start(), (3, 1), Rules()).play((8, 5))
     >>> turn.complete, turn.remaining_dice

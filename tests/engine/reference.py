@@ -1,4 +1,4 @@
-"""A slow, obvious generator of legal plays, written straight from RULES.md.
+"""A slow, obvious generator of legal plays, written straight from docs/rules.md.
 
 It copies the position for every move and compares whole positions, which makes it
 10-100x slower than `engine.plays` and easy to check by reading. The property tests hold

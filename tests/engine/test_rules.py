@@ -1,4 +1,4 @@
-"""One hand-made position for every rule in RULES.md, with the plays it must allow."""
+"""One hand-made position for every rule in docs/rules.md, with the plays it must allow."""
 
 from __future__ import annotations
 
