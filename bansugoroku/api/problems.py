@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
+from bansugoroku.api.parsers import PayloadTooLarge
 from bansugoroku.games.errors import ServiceError
 
 PROBLEM_TYPE = "application/problem+json"
@@ -28,6 +30,7 @@ _DRF_CODES: list[tuple[type[exceptions.APIException], str, str]] = [
     (exceptions.MethodNotAllowed, "method_not_allowed", "Method not allowed"),
     (exceptions.NotAcceptable, "not_acceptable", "Not acceptable"),
     (exceptions.UnsupportedMediaType, "unsupported_media_type", "Send JSON"),
+    (PayloadTooLarge, "payload_too_large", "The request body is too large"),
     (exceptions.Throttled, "throttled", "Too many requests"),
 ]
 
@@ -61,6 +64,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         return problem(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
+    if isinstance(exc, RequestDataTooBig):  # something read request.body past Django's limit
+        exc = PayloadTooLarge(str(exc))
     if not isinstance(exc, exceptions.APIException):
         return None  # a bug: let Django log it and answer 500
     set_rollback()
