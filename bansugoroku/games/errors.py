@@ -13,6 +13,8 @@ class ServiceError(Exception):
     status = 400
     code = "invalid_request"
     title = "Invalid request"
+    retry_after: int | None = None
+    """Seconds for a Retry-After header, for errors that pass if tried again later."""
 
     def __init__(self, detail: str, **extra: Any) -> None:
         super().__init__(detail)
