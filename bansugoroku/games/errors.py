@@ -72,3 +72,10 @@ class GameNotFound(ServiceError):
 
 class GameInProgress(ServiceError):
     status, code, title = 409, "game_in_progress", "The game is still being played"
+
+
+class OutcomeUnknown(ServiceError):
+    """The connection to PostgreSQL was lost at COMMIT: the change may have been stored."""
+
+    status, code, title = 503, "outcome_unknown", "The change may or may not have been made"
+    retry_after = 2
