@@ -17,6 +17,8 @@ import pytest
 from django.conf import settings
 from psycopg import sql
 
+from bench.slow_clients import PROCFILE_WEB
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -68,3 +70,22 @@ def test_the_move_benchmark_runs(database, mode):
 def test_the_reference_benchmark_runs(database):
     output = run_bench(database, "--reference")
     assert rate(output, "reference POST/s") > 0
+
+
+def test_slow_clients_do_not_stop_the_procfile_web_server(database):
+    """The Procfile's web server keeps answering while 10 clients send their headers a
+    line a second (a sync worker per slow client answered nothing)."""
+    command = [sys.executable, "-m", "bench.slow_clients", "--slow", "10", "--attack", "8"]
+    command += ["--measure", "4", "--gunicorn", *PROCFILE_WEB[:2], "--workers", "2"]
+    result = subprocess.run(
+        command,
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "DATABASE_URL": database},
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    found = re.search(r"^during attack\s+(\d+) answered, (\d+) failed", result.stdout, re.M)
+    assert found, result.stdout
+    assert int(found.group(1)) > 0 and int(found.group(2)) == 0, result.stdout

@@ -7,17 +7,29 @@ Every error carries a stable `code` a client can switch on, a `title`, the HTTP
 
 from __future__ import annotations
 
+import logging
 from typing import Any, TypedDict
 
+from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
+from redis import RedisError
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
+from bansugoroku.api.parsers import PayloadTooLarge
 from bansugoroku.games.errors import ServiceError
 from bansugoroku.throttles import retry_after
 
+logger = logging.getLogger(__name__)
+
 PROBLEM_TYPE = "application/problem+json"
+
+RETRY_AFTER = 5
+"""Seconds a client is asked to wait before trying again when the service is unavailable."""
+
+UNAVAILABLE = ("unavailable", "Temporarily unavailable")
 
 _DRF_CODES: list[tuple[type[exceptions.APIException], str, str]] = [
     (exceptions.ValidationError, "invalid_request", "Invalid request"),
@@ -29,6 +41,7 @@ _DRF_CODES: list[tuple[type[exceptions.APIException], str, str]] = [
     (exceptions.MethodNotAllowed, "method_not_allowed", "Method not allowed"),
     (exceptions.NotAcceptable, "not_acceptable", "Not acceptable"),
     (exceptions.UnsupportedMediaType, "unsupported_media_type", "Send JSON"),
+    (PayloadTooLarge, "payload_too_large", "The request body is too large"),
     (exceptions.Throttled, "throttled", "Too many requests"),
 ]
 
@@ -36,6 +49,7 @@ _DRF_CODES: list[tuple[type[exceptions.APIException], str, str]] = [
 PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     code: (kind.status_code, title) for kind, code, title in reversed(_DRF_CODES)
 } | {kind.code: (kind.status, kind.title) for kind in ServiceError.__subclasses__()}
+PROBLEM_TYPES[UNAVAILABLE[0]] = (503, UNAVAILABLE[1])
 """Every error code the API answers with: its HTTP status and title."""
 
 
@@ -59,9 +73,24 @@ def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Re
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ServiceError):
         set_rollback()
-        return problem(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
+        response = problem(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
+        if exc.retry_after is not None:
+            response["Retry-After"] = str(exc.retry_after)
+        return response
+    if isinstance(exc, OperationalError | InterfaceError | RedisError):
+        # PostgreSQL (or the cache) unreachable, the connection lost, or the server
+        # refusing work for now: nothing was changed, and trying again later may work.
+        logger.warning("answered 503: %s: %s", type(exc).__name__, exc)
+        code, title = UNAVAILABLE
+        response = problem(
+            503, code, title, "the service cannot reach its database; try again shortly"
+        )
+        response["Retry-After"] = str(RETRY_AFTER)
+        return response
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
+    if isinstance(exc, RequestDataTooBig):  # something read request.body past Django's limit
+        exc = PayloadTooLarge(str(exc))
     if not isinstance(exc, exceptions.APIException):
         return None  # a bug: let Django log it and answer 500
     set_rollback()

@@ -13,6 +13,8 @@ class ServiceError(Exception):
     status = 400
     code = "invalid_request"
     title = "Invalid request"
+    retry_after: int | None = None
+    """Seconds for a Retry-After header, for errors that pass if tried again later."""
 
     def __init__(self, detail: str, **extra: Any) -> None:
         super().__init__(detail)
@@ -69,3 +71,10 @@ class GameNotFound(ServiceError):
 
 class GameInProgress(ServiceError):
     status, code, title = 409, "game_in_progress", "The game is still being played"
+
+
+class OutcomeUnknown(ServiceError):
+    """The connection to PostgreSQL was lost at COMMIT: the change may have been stored."""
+
+    status, code, title = 503, "outcome_unknown", "The change may or may not have been made"
+    retry_after = 2

@@ -11,11 +11,12 @@ the transaction commits. Nothing else writes game state.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import Model
 
 from bansugoroku.games import events, outbox, queries, store
@@ -25,6 +26,7 @@ from bansugoroku.games.errors import (
     NothingToUndo,
     NotTheHost,
     NotYourTurn,
+    OutcomeUnknown,
     ServiceError,
     TableClosed,
     TableFull,
@@ -73,7 +75,7 @@ def table_create(*, host: Player, rules: Rules, cpu: str = "") -> Change:
     for _ in range(10):
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         try:
-            with transaction.atomic():
+            with _change():
                 table = Table.objects.create(
                     code=code,
                     host=host,
@@ -97,7 +99,7 @@ def table_create(*, host: Player, rules: Rules, cpu: str = "") -> Change:
 
 def table_join(*, player: Player, code: str, entropy: str = "") -> Change:
     """Take the free seat. Joining a table you already sit at changes nothing."""
-    with transaction.atomic():
+    with _change():
         table = lock_table(code)
         seats = list(table.seats.all())
         if any(seat.player_id == player.pk for seat in seats):
@@ -116,7 +118,7 @@ def table_join(*, player: Player, code: str, entropy: str = "") -> Change:
 
 def table_start(*, player: Player, code: str, version: int, entropy: str = "") -> Change:
     """The host starts the first game once both seats are taken, giving their entropy."""
-    with transaction.atomic():
+    with _change():
         table, seat = lock_seat(code, player, version)
         if table.host_id != player.pk:
             raise NotTheHost("only the host starts the first game")
@@ -128,7 +130,7 @@ def table_start(*, player: Player, code: str, version: int, entropy: str = "") -
 
 def game_play_again(*, player: Player, code: str, version: int, entropy: str = "") -> Change:
     """The next game at the table, the caller giving their entropy; the score carries over."""
-    with transaction.atomic():
+    with _change():
         table, seat = lock_seat(code, player, version)
         if table.state != TableState.BETWEEN_GAMES:
             raise WrongState("a new game starts only after one has ended")
@@ -141,7 +143,7 @@ def game_play_again(*, player: Player, code: str, version: int, entropy: str = "
 def seat_entropy(*, player: Player, code: str, version: int, entropy: str) -> Change:
     """Give (or give again) the caller's entropy for the table's next game, once its seed
     is committed and until the game starts."""
-    with transaction.atomic():
+    with _change():
         table, seat = lock_seat(code, player, version)
         if table.state not in (TableState.WAITING, TableState.READY, TableState.BETWEEN_GAMES):
             raise WrongState("entropy is given between games, for the next one")
@@ -174,6 +176,30 @@ def turn_undo(*, player: Player, code: str, version: int) -> Change:
     return _on_game(player, code, version, lambda game, side, roll: Step(game.undo(side)))
 
 
+@contextmanager
+def _change() -> Iterator[None]:
+    """The transaction of a table change. When the connection is lost at its COMMIT,
+    the server may have stored the change or not, and the client can't be told which:
+    that is OutcomeUnknown (503), and the client reads the table to find out (its version
+    has moved on if the change was stored). Lost earlier, nothing was stored; the error
+    goes on as it is (503 `unavailable`)."""
+    outermost = not transaction.get_connection().in_atomic_block
+    body_done = False
+    try:
+        with transaction.atomic():
+            yield
+            body_done = True
+    except (OperationalError, InterfaceError) as exc:
+        if not (body_done and outermost):
+            raise
+        raise OutcomeUnknown(
+            "the connection to the database was lost while the change was being saved, so "
+            "it may or may not have been made: GET the table (or your tables) before trying "
+            "again; if its "
+            "version has moved on from the one you sent, the change was made",
+        ) from exc
+
+
 # Helpers: each expects to run inside the transaction that holds the table row.
 
 _REFUSALS: dict[str, type[ServiceError]] = {
@@ -192,7 +218,7 @@ def _on_game(
     """A change to the game being played: lock the table, load its game as the engine's
     value, apply `change` for the caller's side (with the game's dice), persist the step.
     The engine's refusals become the API's errors, each with its stable code."""
-    with transaction.atomic():
+    with _change():
         table, seat = lock_seat(code, player, version)
         game = _current_game(table)
         try:
