@@ -176,7 +176,7 @@ REST_FRAMEWORK: dict[str, Any] = {
     # time: the table state was 3.6% of a move request's CPU with the standard library.
     "DEFAULT_RENDERER_CLASSES": ["drf_orjson_renderer.renderers.ORJSONRenderer"],
     "EXCEPTION_HANDLER": "bansugoroku.api.problems.problem_exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "bansugoroku.api.schema.AutoSchema",
     "DEFAULT_THROTTLE_CLASSES": [
         "bansugoroku.throttles.PlayerRateThrottle",
         "bansugoroku.throttles.AddressRateThrottle",

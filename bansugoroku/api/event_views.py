@@ -31,7 +31,7 @@ class EventsView(APIView):
     @extend_schema(
         operation_id="tables_events",
         parameters=[CODE, EventsQuerySerializer],
-        responses={200: component(shapes.Events)} | problems(400, 401, 404),
+        responses={200: component(shapes.Events)} | problems(400, 404),
         summary="What happened at the table since event `after`",
         description="A client that was away reads what it missed, to say for example "
         '"Ben played 13/10 10/9*, then you rolled 5-3". Events come oldest first, at '

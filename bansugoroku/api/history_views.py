@@ -41,7 +41,7 @@ class GamesView(APIView):
     @extend_schema(
         operation_id="games_list",
         parameters=[CODE],
-        responses={200: component(shapes.GameSummary)(many=True)} | problems(401, 404),
+        responses={200: component(shapes.GameSummary)(many=True)} | problems(404),
         summary="Every game at the table, first to last",
     )
     def get(self, request: Request, code: str) -> Response:
@@ -53,7 +53,7 @@ class GameView(APIView):
     @extend_schema(
         operation_id="games_history",
         parameters=[CODE, NUMBER],
-        responses={200: component(shapes.GameHistory)} | problems(401, 404),
+        responses={200: component(shapes.GameHistory)} | problems(404),
         summary="One game turn by turn; its dice seed once it is over",
     )
     def get(self, request: Request, code: str, number: int) -> Response:
@@ -65,7 +65,7 @@ class ExportJsonView(APIView):
     @extend_schema(
         operation_id="games_export_json",
         parameters=[CODE, NUMBER],
-        responses={200: component(shapes.GameExport)} | problems(401, 404),
+        responses={200: component(shapes.GameExport)} | problems(404),
         summary="Download the game's whole event log as JSON",
     )
     def get(self, request: Request, code: str, number: int) -> Response:
@@ -83,7 +83,7 @@ class ExportMatView(APIView):
                 description="A match text in the style of Jellyfish .mat files, UTF-8.",
             )
         }
-        | problems(401, 404),
+        | problems(404),
         summary="Download the game as a backgammon-style .mat match text",
     )
     def get(self, request: Request, code: str, number: int) -> HttpResponse:
@@ -97,7 +97,7 @@ class DiceView(APIView):
     @extend_schema(
         operation_id="games_dice",
         parameters=[CODE, NUMBER],
-        responses={200: component(shapes.DiceVerification)} | problems(401, 404, 409),
+        responses={200: component(shapes.DiceVerification)} | problems(404, 409),
         summary="Check every roll of a finished game against its revealed seed",
         description="409 `game_in_progress` while the game is played: the seed is secret.",
     )

@@ -19,7 +19,8 @@ from typing import (
     is_typeddict,
 )
 
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
 from bansugoroku.games.shapes import Doc, Format, OneOf
@@ -121,3 +122,64 @@ PROBLEM = OpenApiResponse(ProblemSerializer, description="A problem (RFC 9457)."
 def problems(*statuses: int) -> dict[tuple[int, str], Any]:
     """Error answers, under the media type they are really sent with."""
     return {(status, "application/problem+json"): PROBLEM for status in statuses}
+
+
+UNAVAILABLE = (
+    "`unavailable`: the database could not be reached, nothing was changed; try again "
+    "after Retry-After."
+)
+OUTCOME_UNKNOWN = (
+    " Or `outcome_unknown`: the connection was lost while the change was being saved, so "
+    "it may have been made: GET the table, and if its `version` has moved on from the one "
+    "sent, it was."
+)
+ANY_REQUEST = {
+    401: "`not_authenticated`: no player token, or one the server does not know.",
+    405: "`method_not_allowed`: the path does not take this method.",
+    406: "`not_acceptable`: the Accept header names no media type this answer comes in.",
+    413: "`payload_too_large`: the body is over the limit, API_MAX_BODY_SIZE (16 KiB unless set).",
+    415: "`unsupported_media_type`: the body is not sent as application/json.",
+    429: "`throttled`: too many requests; try again after Retry-After seconds.",
+    503: UNAVAILABLE,
+}
+RETRY_AFTER = OpenApiParameter(
+    "Retry-After",
+    int,
+    OpenApiParameter.HEADER,
+    description="Seconds to wait before trying again.",
+    response=[429, 503],
+)
+
+
+class AutoSchema(BaseAutoSchema):
+    """drf-spectacular's, adding the problems any request can meet to every operation:
+    401 when it needs a token, 405, 406, 413 and 415 when it takes a body, 429 when it
+    is rate limited, and 503 (`outcome_unknown` too on the table changes). Each view
+    documents only its own refusals."""
+
+    def _any_request(self) -> dict[int, str]:
+        statuses = {405, 406, 503}
+        auth = self.get_auth()
+        if auth and {} not in auth:
+            statuses.add(401)
+        if self.method in ("POST", "PUT", "PATCH") and self.get_request_serializer():
+            statuses |= {413, 415}
+        if self.view.get_throttles():
+            statuses.add(429)
+        described = {status: ANY_REQUEST[status] for status in statuses}
+        if self.method == "POST" and self.path.startswith("/api/v1/tables"):
+            described[503] += OUTCOME_UNKNOWN
+        return described
+
+    def get_override_parameters(self) -> list[Any]:
+        return [*super().get_override_parameters(), RETRY_AFTER]
+
+    def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
+        bodies: dict[str, Any] = super()._get_response_bodies(direction)
+        for status, description in self._any_request().items():
+            answer = OpenApiResponse(ProblemSerializer, description=description)
+            # drf-spectacular leaves this one untyped.
+            bodies[str(status)] = self._get_response_for_code(  # type: ignore[no-untyped-call]
+                answer, str(status), ["application/problem+json"], direction
+            )
+        return dict(sorted(bodies.items()))

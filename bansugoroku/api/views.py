@@ -85,7 +85,7 @@ class PlayersView(APIView):
 class MeView(APIView):
     @extend_schema(
         operation_id="players_me",
-        responses={200: component(shapes.Player)} | schema.problems(401),
+        responses={200: component(shapes.Player)},
         summary="The player the token belongs to",
     )
     def get(self, request: Request) -> Response:
@@ -94,7 +94,7 @@ class MeView(APIView):
     @extend_schema(
         operation_id="players_me_update",
         request=PlayerUpdateSerializer,
-        responses={200: component(shapes.Player)} | schema.problems(400, 401),
+        responses={200: component(shapes.Player)} | schema.problems(400),
         summary="Change your display name or locale",
     )
     def patch(self, request: Request) -> Response:
@@ -107,7 +107,7 @@ class MeView(APIView):
 class TablesView(APIView):
     @extend_schema(
         operation_id="tables_list",
-        responses={200: component(shapes.TableSummary)(many=True)} | schema.problems(401),
+        responses={200: component(shapes.TableSummary)(many=True)},
         summary="My tables: those waiting for my move first, then the longest waiting",
     )
     def get(self, request: Request) -> Response:
@@ -117,7 +117,7 @@ class TablesView(APIView):
     @extend_schema(
         operation_id="tables_create",
         request=TableCreateSerializer,
-        responses={201: component(shapes.TableState)} | schema.problems(400, 401),
+        responses={201: component(shapes.TableState)} | schema.problems(400),
         summary="Create a table with house rules, to play a friend or the CPU",
         description="You host the table and take the first seat (Black). Share its `code` "
         'or `invite_url` with a friend, who joins with it; with `"opponent": "cpu"` the '
@@ -147,7 +147,7 @@ class TableView(APIView):
             200: component(shapes.TableState),
             304: OpenApiResponse(description="Unchanged since the ETag sent in If-None-Match."),
         }
-        | schema.problems(401, 404),
+        | schema.problems(404),
         summary="The table from your side; send If-None-Match to poll cheaply",
         description="Points are numbered from your side; `game.turn.legal_moves` lists every "
         "single move you may send now, so a client needs no rules of its own. The `ETag` "
@@ -173,7 +173,7 @@ class JoinView(APIView):
         operation_id="tables_join",
         parameters=[CODE],
         request=JoinSerializer,
-        responses={200: component(shapes.TableState)} | schema.problems(400, 401, 404, 409, 429),
+        responses={200: component(shapes.TableState)} | schema.problems(400, 404, 409),
         summary="Take the free seat at a table by its code",
         description="Once both seats are taken the code no longer admits anyone (409 "
         "`table_full`); joining a table you already sit at changes nothing. Join attempts "
@@ -211,7 +211,7 @@ def change(
     summary: str,
     description: str,
     request: type[Serializer[Any]] = VersionSerializer,
-    refusals: tuple[int, ...] = (400, 401, 404, 409, 422, 429),
+    refusals: tuple[int, ...] = (400, 404, 409, 422),
 ) -> Any:
     """The OpenAPI description of a table change."""
     return extend_schema_view(
@@ -233,7 +233,7 @@ def change(
     "`wrong_state`). Send your `entropy` for the game's dice here, after reading "
     "`next_game.seed_sha256`. The server rolls the opening.",
     NewGameSerializer,
-    refusals=(400, 401, 403, 404, 409, 422, 429),
+    refusals=(400, 403, 404, 409, 422),
 )
 class StartView(TableActionView):
     service = staticmethod(services.table_start)

@@ -101,6 +101,38 @@ def test_the_interactive_docs_page_loads(api):
     assert b"cdn." not in page.content, "the docs page must work with no CDN in reach"
 
 
+def test_every_operation_documents_the_errors_any_request_can_meet(openapi):
+    """Beside its own refusals, every operation can answer: 401 when it needs a token,
+    405, 406, 413 and 415 when it takes a body, 429 (all are rate limited) and 503, with
+    `outcome_unknown` on the table changes; each as a problem, 429 and 503 with
+    Retry-After."""
+    seen = 0
+    for path, operations in openapi["paths"].items():
+        for method, operation in operations.items():
+            where = f"{method.upper()} {path}"
+            authenticated = bool(operation.get("security")) and {} not in operation["security"]
+            expected = {405, 406, 429, 503} | ({401} if authenticated else set())
+            if "requestBody" in operation:
+                expected |= {413, 415}
+            responses = operation["responses"]
+            for status in expected:
+                answer = responses.get(str(status))
+                assert answer, f"{where} does not document {status}"
+                assert list(answer["content"]) == ["application/problem+json"], where
+                ref = answer["content"]["application/problem+json"]["schema"]["$ref"]
+                assert ref.endswith("/Problem"), where
+                if status in (429, 503):
+                    assert "Retry-After" in answer.get("headers", {}), f"{where} {status}"
+            if not authenticated:
+                assert "401" not in responses, f"{where} needs no token"
+            change = method == "post" and path.startswith("/api/v1/tables")
+            assert ("outcome_unknown" in responses["503"]["description"]) == change, where
+            seen += 1
+    assert seen >= 20
+    players = openapi["paths"]["/api/v1/players"]["post"]["responses"]
+    assert "401" not in players and "413" in players
+
+
 def test_the_endpoints_that_need_no_token_ignore_a_stale_one(api):
     """A client whose token was lost server-side can still make a new player."""
     created = api.call("POST", "players", {"name": "Eri"}, Authorization="Bearer bs_gone")
