@@ -21,6 +21,7 @@ from rest_framework.views import set_rollback
 from bansugoroku.api.parsers import PayloadTooLarge
 from bansugoroku.games.errors import ServiceError
 from bansugoroku.throttles import retry_after
+from engine.turn import Reason
 
 logger = logging.getLogger(__name__)
 
@@ -46,17 +47,61 @@ _DRF_CODES: list[tuple[type[exceptions.APIException], str, str]] = [
 ]
 
 
+def _service_errors(kind: type[ServiceError] = ServiceError) -> list[type[ServiceError]]:
+    """Every kind of ServiceError, subclasses of subclasses too."""
+    return [sub for child in kind.__subclasses__() for sub in (child, *_service_errors(child))]
+
+
 PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     code: (kind.status_code, title) for kind, code, title in reversed(_DRF_CODES)
-} | {kind.code: (kind.status, kind.title) for kind in ServiceError.__subclasses__()}
+} | {kind.code: (kind.status, kind.title) for kind in _service_errors()}
 PROBLEM_TYPES[UNAVAILABLE[0]] = (503, UNAVAILABLE[1])
 """Every error code the API answers with: its HTTP status and title."""
 
+REASONS: dict[Reason, str] = {
+    Reason.BAD_MOVE: "Not a move: moves go from a point 1-25 (25 = bar) down to 0-24 (0 = off).",
+    Reason.TURN_OVER: "The turn's play is already complete: no die is left that can be used.",
+    Reason.BAR_FIRST: "A stone is on the bar: it must enter before any other moves.",
+    Reason.NO_STONE: "You have no stone on the point the move starts from.",
+    Reason.NO_DIE: "No die left shows the distance moved.",
+    Reason.BLOCKED: "The point moved to holds two or more of the opponent's stones.",
+    Reason.CANNOT_BEAR_OFF: "Bearing off is not allowed yet, or not with the dice left.",
+    Reason.MUST_USE_BOTH: "The move would leave a die unplayed when both dice can be played.",
+    Reason.MUST_USE_HIGHER: "Only one die can be played, so it must be the higher one.",
+}
+"""Every `reason` an `illegal_move` problem may carry, with what it means."""
+
 
 class ProblemType(TypedDict):
+    """An error code: the `code` of the problems that have it, their HTTP status and title."""
+
     code: str
     status: int
     title: str
+
+
+class IllegalMoveReason(TypedDict):
+    """A `reason` an `illegal_move` problem may give, and what it means."""
+
+    code: str
+    meaning: str
+
+
+class ProblemList(TypedDict):
+    """Every error code the API answers with, and every reason a move is refused for."""
+
+    problems: list[ProblemType]
+    reasons: list[IllegalMoveReason]
+
+
+def problem_list() -> ProblemList:
+    return {
+        "problems": [
+            {"code": code, "status": status, "title": title}
+            for code, (status, title) in sorted(PROBLEM_TYPES.items(), key=lambda c: c[1][0])
+        ],
+        "reasons": [{"code": reason.value, "meaning": REASONS[reason]} for reason in Reason],
+    }
 
 
 def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:

@@ -23,7 +23,9 @@ from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
+from bansugoroku.api.problems import PROBLEM_TYPES
 from bansugoroku.games.shapes import Doc, Format, OneOf
+from engine.turn import Reason
 
 _FIELDS: dict[Any, type[serializers.Field[Any, Any, Any, Any]]] = {
     str: serializers.CharField,
@@ -94,10 +96,9 @@ class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     status = serializers.IntegerField()
     detail = serializers.CharField(help_text="What went wrong, for a person.")
     code = serializers.CharField(
-        help_text="Stable, for clients to switch on: invalid_request, not_authenticated, "
-        "not_the_host, table_not_found, table_full, table_closed, wrong_state, "
-        "not_your_turn, game_over, nothing_to_undo, stale_state, illegal_move, game_not_found, "
-        "game_in_progress, throttled, ... (GET /api/v1/problems/{code} describes each)"
+        help_text="Stable, for clients to switch on: "
+        + ", ".join(PROBLEM_TYPES)
+        + ". GET /api/v1/problems lists them with their status and title."
     )
     # The serializer's metaclass takes declared fields out of the class, so this one does
     # not replace Serializer.errors; the stubs cannot tell.
@@ -109,8 +110,8 @@ class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     )
     reason = serializers.CharField(
         required=False,
-        help_text="On illegal_move: bar_first, no_stone, no_die, blocked, cannot_bear_off, "
-        "must_use_both, must_use_higher, turn_over or bad_move.",
+        help_text="On illegal_move: " + ", ".join(Reason) + " (GET /api/v1/problems says what "
+        "each means). More may come: treat an unknown one as a refusal.",
     )
     move = serializers.ListField(child=serializers.IntegerField(), required=False)
     index = serializers.IntegerField(required=False, help_text="Which sent move was refused.")

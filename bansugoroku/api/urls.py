@@ -30,6 +30,7 @@ urlpatterns = [
         name="game-export-mat",
     ),
     path(f"{CODE}/games/<int:number>/dice", history_views.DiceView.as_view(), name="game-dice"),
+    path("problems", views.ProblemsView.as_view(), name="problems"),
     path("problems/<str:code>", views.ProblemView.as_view(), name="problem"),
     re_path(r"", views.NoSuchEndpointView.as_view()),  # last: any other path under /api/v1/
 ]

@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 
 from bansugoroku.api import schema
 from bansugoroku.api.auth import player_of
-from bansugoroku.api.problems import PROBLEM_TYPES, ProblemType, problem
+from bansugoroku.api.problems import PROBLEM_TYPES, ProblemList, ProblemType, problem, problem_list
 from bansugoroku.api.schema import component
 from bansugoroku.api.serializers import (
     EntropySerializer,
@@ -300,6 +300,22 @@ class EntropyView(TableActionView):
 )
 class ResignView(TableActionView):
     service = staticmethod(services.game_resign)
+
+
+class ProblemsView(APIView):
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="problems_list",
+        auth=[],
+        responses={200: component(ProblemList)},
+        summary="Every error code, and every reason a move is refused for",
+        description="Each problem's `code` with its HTTP status and title, by status; and "
+        "each `reason` an `illegal_move` problem may carry, with what it means.",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(problem_list())
 
 
 class ProblemView(APIView):
