@@ -176,6 +176,8 @@ REST_FRAMEWORK: dict[str, Any] = {
     # time: the table state was 3.6% of a move request's CPU with the standard library.
     "DEFAULT_RENDERER_CLASSES": ["drf_orjson_renderer.renderers.ORJSONRenderer"],
     "EXCEPTION_HANDLER": "bansugoroku.api.problems.problem_exception_handler",
+    # Accept: application/problem+json, alone or beside a type, is no reason for 406.
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "bansugoroku.api.negotiation.ProblemTolerantNegotiation",
     "DEFAULT_SCHEMA_CLASS": "bansugoroku.api.schema.AutoSchema",
     "DEFAULT_THROTTLE_CLASSES": [
         "bansugoroku.throttles.PlayerRateThrottle",

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bansugoroku.api.auth import player_of
+from bansugoroku.api.negotiation import PlainTextRenderer
 from bansugoroku.api.schema import component, problems
 from bansugoroku.api.views import CODE
 from bansugoroku.games import exports, history, shapes
@@ -74,6 +75,8 @@ class ExportJsonView(APIView):
 
 
 class ExportMatView(APIView):
+    renderer_classes = [PlainTextRenderer]
+
     @extend_schema(
         operation_id="games_export_mat",
         parameters=[CODE, NUMBER],

@@ -15,6 +15,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from redis import RedisError
 from rest_framework import exceptions
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
@@ -104,6 +105,18 @@ def problem_list() -> ProblemList:
     }
 
 
+class ProblemResponse(Response):
+    """A problem is JSON whichever renderer the request chose: an error of a text/plain
+    download is application/problem+json too."""
+
+    @property
+    def rendered_content(self) -> Any:
+        if not self.accepted_renderer.media_type.endswith("json"):
+            self.accepted_renderer = JSONRenderer()
+            self.accepted_media_type = PROBLEM_TYPE
+        return super().rendered_content
+
+
 def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:
     body = {
         "type": f"/api/v1/problems/{code}",
@@ -112,7 +125,7 @@ def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Re
         "detail": detail,
         "code": code,
     }
-    return Response(body | extra, status=status, content_type=PROBLEM_TYPE)
+    return ProblemResponse(body | extra, status=status, content_type=PROBLEM_TYPE)
 
 
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
