@@ -123,6 +123,11 @@ def _game(table: Table, game: Game, me: Side) -> shapes.Game:
             "yours": mine,
             "dice": list(dice),
             "dice_name": dice_name(dice),
+            "pending": [],
+            "pending_notation": "",
+            "remaining_dice": [],
+            "legal_moves": [],
+            "can_undo": False,
         }
         if mine:
             turn = game_value(table, game).turn

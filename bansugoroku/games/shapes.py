@@ -89,18 +89,21 @@ class DiceName(TypedDict):
 
 
 class Turn(TypedDict):
-    """The turn being played; the keys after `dice_name` only when it is yours."""
+    """The turn being played. Every key is always there: while it is the opponent's
+    turn, the keys after `dice_name` are empty (their moves so far are not shown)."""
 
     number: int
     seat: int
     yours: bool
     dice: list[int]
     dice_name: DiceName
-    pending: NotRequired[Annotated[list[Move], Doc("Your moves so far.")]]
-    pending_notation: NotRequired[str]
-    remaining_dice: NotRequired[list[int]]
-    legal_moves: NotRequired[Annotated[list[Move], Doc("Every single move you may send now.")]]
-    can_undo: NotRequired[bool]
+    pending: Annotated[list[Move], Doc("Your moves so far; [] on the opponent's turn.")]
+    pending_notation: Annotated[str, Doc('Your moves so far, "13/10"; "" when none.')]
+    remaining_dice: Annotated[list[int], Doc("Dice you have left; [] on the opponent's turn.")]
+    legal_moves: Annotated[
+        list[Move], Doc("Every single move you may send now; [] on the opponent's turn.")
+    ]
+    can_undo: bool
 
 
 class Position(TypedDict):

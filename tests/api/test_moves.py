@@ -29,6 +29,16 @@ def test_a_move_at_a_time_keeps_the_turn_open_until_the_dice_are_used(host, gues
     assert len(after["remaining_dice"]) == 1
 
 
+def test_both_seats_get_the_same_turn_keys_the_waiting_one_empty(host, guest, table):
+    player, state = mover(table, host, guest)
+    waiting = (guest if player is host else host).state(table)["game"]["turn"]
+    assert set(waiting) == set(state["game"]["turn"])
+    assert waiting["yours"] is False
+    assert (waiting["pending"], waiting["pending_notation"]) == ([], "")
+    assert (waiting["remaining_dice"], waiting["legal_moves"]) == ([], [])
+    assert waiting["can_undo"] is False
+
+
 def test_the_legal_moves_are_exactly_the_engines(host, guest, table):
     player, state = mover(table, host, guest)
     game = Game.objects.get(table__code=table)
