@@ -16,6 +16,7 @@ from engine.notation import format_play, position_id
 from engine.position import Position
 from engine.rules import Rules
 from engine.side import Side
+from engine.turn import TurnInProgress
 
 
 def table_for_player(*, code: str, player: Player) -> Table:
@@ -127,6 +128,7 @@ def _game(table: Table, game: Game, me: Side) -> shapes.Game:
             "pending_notation": "",
             "remaining_dice": [],
             "legal_moves": [],
+            "legal_move_effects": [],
             "can_undo": False,
         }
         if mine:
@@ -135,7 +137,9 @@ def _game(table: Table, game: Game, me: Side) -> shapes.Game:
             turn_info["pending"] = [list(m) for m in turn.played]
             turn_info["pending_notation"] = format_play(board, turn.played) if turn.played else ""
             turn_info["remaining_dice"] = list(turn.remaining_dice)
-            turn_info["legal_moves"] = [list(m) for m in turn.legal_moves()]
+            legal = turn.legal_moves()
+            turn_info["legal_moves"] = [list(m) for m in legal]
+            turn_info["legal_move_effects"] = [_effect(turn.play(m)) for m in legal]
             turn_info["can_undo"] = bool(turn.played)
     result: shapes.Result | None = None
     if game.is_over:
@@ -156,6 +160,11 @@ def _game(table: Table, game: Game, me: Side) -> shapes.Game:
         "result": result,
         "seed_sha256": game.seed_hash,
     }
+
+
+def _effect(after: TurnInProgress) -> shapes.MoveEffect:
+    """What sending one legal move does: whether the turn ends with it, and what it wins."""
+    return {"ends_turn": after.complete, "wins": after.points}
 
 
 def _next_game(table: Table, seat: Seat) -> shapes.NextGame | None:

@@ -88,6 +88,15 @@ class DiceName(TypedDict):
     spoken: Annotated[str, Doc('For screen readers: "three and four, shisō".')]
 
 
+class MoveEffect(TypedDict):
+    """What sending one legal single move does."""
+
+    ends_turn: Annotated[
+        bool, Doc("The turn ends with it: no die is left, none can be used, or it wins.")
+    ]
+    wins: Annotated[int, Doc("Points it wins, ending the game (0: the game goes on).")]
+
+
 class Turn(TypedDict):
     """The turn being played. Every key is always there: while it is the opponent's
     turn, the keys after `dice_name` are empty (their moves so far are not shown)."""
@@ -102,6 +111,9 @@ class Turn(TypedDict):
     remaining_dice: Annotated[list[int], Doc("Dice you have left; [] on the opponent's turn.")]
     legal_moves: Annotated[
         list[Move], Doc("Every single move you may send now; [] on the opponent's turn.")
+    ]
+    legal_move_effects: Annotated[
+        list[MoveEffect], Doc("What each of `legal_moves` does, in the same order.")
     ]
     can_undo: bool
 
