@@ -74,17 +74,19 @@ def table_summary(seat: Seat, opponent: Seat) -> shapes.TableSummary:
     table = seat.table
     game = table.current_game
     me = seat.side
+    playing = game is not None and not game.is_over and table.state == TableState.PLAYING
     return {
         "code": table.code,
         "state": table.state,
         "version": table.version,
+        "rules": rules_json(table.rules),
         "you": {"seat": me, "color": seat.color},
         "opponent": _seat(opponent, me),
         "score": {"you": table.score[me], "opponent": table.score[me.other]},
-        "your_turn": bool(
-            game and not game.is_over and table.state == TableState.PLAYING and game.turn_seat == me
-        ),
+        "your_turn": bool(playing and game and game.turn_seat == me),
         "game_number": game.number if game else None,
+        "turn_number": game.turn_number if game else None,
+        "dice": list(game.dice) if playing and game else None,
         "updated_at": table.updated_at.isoformat(),
     }
 

@@ -186,15 +186,26 @@ class TableState(TypedDict):
 
 
 class TableSummary(TypedDict):
+    """One of your tables, with what a list of them shows."""
+
     code: str
     state: Annotated[str, OneOf(models.TableState)]
     version: int
+    rules: RulesOut
     you: You
     opponent: Seat | None
     score: Score
     your_turn: bool
     game_number: int | None
-    updated_at: DateTime
+    turn_number: Annotated[
+        int | None, Doc("The current game's turn (its last one once over); null before a game.")
+    ]
+    dice: Annotated[
+        Dice | None, Doc("The dice of the turn being played; null when no game is playing.")
+    ]
+    updated_at: Annotated[
+        DateTime, Doc("The table's last change (a move, a join, a game's start or end).")
+    ]
 
 
 class DiceSecrets(TypedDict):
