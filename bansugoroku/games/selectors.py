@@ -157,7 +157,7 @@ def _game(table: Table, game: Game, me: Side) -> shapes.Game:
         "starter": game.starter,
         "opening_rolls": game.opening_rolls,
         "turn": turn_info,
-        "position": _position(shown),
+        "position": position_json(shown),
         "board": _board(shown),
         "result": result,
         "seed_sha256": game.seed_hash,
@@ -183,7 +183,8 @@ def _next_game(table: Table, seat: Seat) -> shapes.NextGame | None:
     }
 
 
-def _position(position: Position) -> shapes.Position:
+def position_json(position: Position) -> shapes.Position:
+    """A position from the side it is seen from, as the state and the history show it."""
     own, theirs = position.pip_count()
     return {
         "points": list(position.points),
@@ -205,25 +206,32 @@ EVENTS_PAGE = 100
 """Events per answer: a client that was away for a long game reads on with `after`."""
 
 
-def events_since(table: Table, after: int) -> shapes.Events:
-    """The table's events after sequence `after`, oldest first, a page at a time."""
+def events_since(table: Table, player: Player, after: int) -> shapes.Events:
+    """The table's events after sequence `after`, oldest first, a page at a time; the
+    moves in them numbered from the side of `player`, who sits at the table."""
+    me = seat_of(table, player).side
     events = list(
         Event.objects.filter(table=table, sequence__gt=after).order_by("sequence")[
             : EVENTS_PAGE + 1
         ]
     )
     return {
-        "events": [_event(event) for event in events[:EVENTS_PAGE]],
+        "events": [_event(event, me) for event in events[:EVENTS_PAGE]],
         "last_sequence": table.last_event,
         "more": len(events) > EVENTS_PAGE,
     }
 
 
-def _event(event: Event) -> shapes.Event:
+def _event(event: Event, me: Side) -> shapes.Event:
+    payload = event.payload
+    played = payload.get("played")
+    if played:  # stored from the mover's side, for the notices and the CPU
+        moves = me.sees_moves(Side(played["seat"]), played["moves"])
+        payload = payload | {"played": played | {"moves": [list(m) for m in moves]}}
     return {
         "sequence": event.sequence,
         "kind": event.kind,
         "seat": event.seat,
-        "payload": event.payload,
+        "payload": payload,
         "created_at": event.created_at.isoformat(),
     }

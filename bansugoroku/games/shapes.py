@@ -235,10 +235,21 @@ class HistoryTurn(TypedDict):
     color: Color
     dice: Dice
     dice_name: DiceName
-    moves: Annotated[list[Move], Doc("From the mover's side, in order; empty for a pass.")]
-    notation: Annotated[str, Doc('"13/10 10/9*", or "pass".')]
+    moves: Annotated[
+        list[Move],
+        Doc(
+            "In order, numbered from your side as the table state is, whoever moved: the "
+            "opponent's run upward, from 0 (their bar) to 25 (borne off). Empty for a pass."
+        ),
+    ]
+    notation: Annotated[
+        str, Doc('"13/10 10/9*" in the mover\'s own numbering, as backgammon writes it; "pass".')
+    ]
     hit: bool
-    position_after: Annotated[str, Doc("Position id, seen from Black's side.")]
+    position_after: Annotated[Position, Doc("The position after the turn, from your side.")]
+    position_after_id_black: Annotated[
+        str, Doc("The same position's id from Black's side, as the server stores it.")
+    ]
     points: Annotated[int, Doc("Points this play won (0: the game went on).")]
     created_at: DateTime
 
@@ -268,8 +279,11 @@ class GameExport(DiceSecrets):
     """The whole event log of a game, enough to replay and verify it."""
 
     format: Literal["bansugoroku-game"]
-    format_version: int
+    format_version: Annotated[int, Doc("2: turns numbered from the side of `seen_from`.")]
     table: str
+    seen_from: Annotated[
+        int, Doc("The seat of the player who downloaded it: the turns are from that side.")
+    ]
     rules: RulesOut
     seats: list[ExportSeat]
     game: Annotated[int, Doc("The game's number at the table.")]
