@@ -161,7 +161,18 @@ def _game(table: Table, game: Game, me: Side) -> shapes.Game:
         "board": _board(shown),
         "result": result,
         "seed_sha256": game.seed_hash,
+        **_recent(game, me),
     }
+
+
+def _recent(game: Game, me: Side) -> shapes.Recent:
+    """The opponent's last play and the passes since the caller's, from the game row."""
+    plays = game.recent.get("plays", [None, None])
+    last = plays[me.other]
+    if last is not None:
+        moves = me.sees_moves(me.other, last["moves"])
+        last = last | {"moves": [list(m) for m in moves]}
+    return {"last_play": last, "passes_since": game.recent.get("passes", [[], []])[me]}
 
 
 def _effect(after: TurnInProgress) -> shapes.MoveEffect:

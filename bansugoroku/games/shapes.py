@@ -142,7 +142,36 @@ class Result(TypedDict):
     points: int
 
 
-class Game(TypedDict):
+class Play(TypedDict):
+    turn: int
+    seat: int
+    dice: Dice
+    moves: Annotated[
+        list[Move], Doc("Numbered from your side: 0 is their bar and 25 off, moving upward.")
+    ]
+    notation: Annotated[str, Doc('"13/10 10/9*", in the mover\'s own numbering.')]
+    hit: bool
+
+
+class Pass(TypedDict):
+    """A roll that could not be played."""
+
+    turn: int
+    seat: int
+    dice: Dice
+
+
+class Recent(TypedDict):
+    last_play: Annotated[
+        Play | None, Doc("The opponent's latest play in this game; null before they played.")
+    ]
+    passes_since: Annotated[
+        list[Pass],
+        Doc("Every pass, either seat's, since your latest play (the game's start if none)."),
+    ]
+
+
+class Game(Recent):
     number: int
     state: Annotated[str, OneOf(models.GameState)]
     starter: int
