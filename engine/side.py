@@ -6,9 +6,10 @@ API and the database already use, while code says `side.other` instead of `1 - s
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from enum import IntEnum
 
-from engine.position import Position
+from engine.position import BAR, Position
 
 
 class Side(IntEnum):
@@ -37,3 +38,17 @@ class Side(IntEnum):
         True
         """
         return board if self is Side.BLACK else board.flipped()
+
+    def sees_moves(self, mover: Side, moves: Iterable[Sequence[int]]) -> list[tuple[int, int]]:
+        """Moves that `mover` made, numbered from the mover's side, as this side numbers
+        them. The other side's point p is this side's 25 - p, so its bar (25) becomes 0
+        and its off (0) becomes 25: the opponent's moves run upward.
+
+        >>> Side.WHITE.sees_moves(Side.BLACK, [(13, 10), (25, 22), (3, 0)])
+        [(12, 15), (0, 3), (22, 25)]
+        >>> Side.BLACK.sees_moves(Side.BLACK, [(13, 10)])
+        [(13, 10)]
+        """
+        if mover is self:
+            return [(src, dst) for src, dst in moves]
+        return [(BAR - src, BAR - dst) for src, dst in moves]

@@ -18,8 +18,9 @@ KINDS = """Each event has a `kind`, the `seat` it concerns, and a `payload`:
 - `player_joined` (seat: who joined): `name`.
 - `game_started` (seat: the starter): `game`, `starter`, `opening_rolls`, `seed_sha256`.
 - `turn_started` (seat: who is to move): `game`, `turn`, `seat`, `dice`; `played`, the
-  play that ended the turn before (`turn`, `seat`, `dice`, `moves` from the mover's
-  side, `notation` like "13/10 10/9*", `hit`), null at a game's start; `passes`, the
+  play that ended the turn before (`turn`, `seat`, `dice`, `moves` numbered from
+  your side as `game.position` is, `notation` like "13/10 10/9*" in the mover's own
+  numbering, as backgammon writes a play, `hit`), null at a game's start; `passes`, the
   rolls with no legal move in between (`turn`, `seat`, `dice`).
 - `game_ended` (seat: the winner, null with no result): `game`, `winner`, `points`,
   `how` (`normal`, `resigned` or `abandoned`), `score` [Black, White] after it, and
@@ -40,5 +41,7 @@ class EventsView(APIView):
     def get(self, request: Request, code: str) -> Response:
         query = EventsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        table = selectors.table_for_player(code=code, player=player_of(request))
-        return private(Response(selectors.events_since(table, query.validated_data["after"])))
+        player = player_of(request)
+        table = selectors.table_for_player(code=code, player=player)
+        answer = selectors.events_since(table, player, query.validated_data["after"])
+        return private(Response(answer))

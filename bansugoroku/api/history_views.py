@@ -58,8 +58,9 @@ class GameView(APIView):
         summary="One game turn by turn; its dice seed once it is over",
     )
     def get(self, request: Request, code: str, number: int) -> Response:
-        game = history.game_for_player(code=code, player=player_of(request), number=number)
-        return private(Response(history.game_history(game)))
+        player = player_of(request)
+        game = history.game_for_player(code=code, player=player, number=number)
+        return private(Response(history.game_history(game, player)))
 
 
 class ExportJsonView(APIView):
@@ -70,8 +71,10 @@ class ExportJsonView(APIView):
         summary="Download the game's whole event log as JSON",
     )
     def get(self, request: Request, code: str, number: int) -> Response:
-        game = history.game_for_player(code=code, player=player_of(request), number=number)
-        return private(Response(exports.game_export(game)), exports.export_filename(game, "json"))
+        player = player_of(request)
+        game = history.game_for_player(code=code, player=player, number=number)
+        answer = exports.game_export(game, player)
+        return private(Response(answer), exports.export_filename(game, "json"))
 
 
 class ExportMatView(APIView):

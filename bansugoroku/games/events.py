@@ -9,6 +9,7 @@ client that was away reads them at `GET /api/v1/tables/{code}/events`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from bansugoroku.games.models import Event, EventKind, Game, Table
@@ -87,3 +88,18 @@ def _played(turn: FinishedTurn) -> dict[str, Any]:
 
 def _pass(turn: FinishedTurn) -> dict[str, Any]:
     return {"turn": turn.number, "seat": int(turn.side), "dice": list(turn.dice)}
+
+
+def note_turns(game: Game, turns: Iterable[FinishedTurn]) -> None:
+    """Keep `game.recent` up to date with the turns a step finished: a play becomes its
+    seat's last play and clears the passes since it; a pass counts for both seats."""
+    plays = list(game.recent.get("plays", [None, None]))
+    passes = [list(p) for p in game.recent.get("passes", [[], []])]
+    for turn in turns:
+        if turn.is_pass:
+            for seat in passes:
+                seat.append(_pass(turn))
+        else:
+            plays[turn.side] = _played(turn)
+            passes[turn.side] = []
+    game.recent = {"plays": plays, "passes": passes}

@@ -17,23 +17,29 @@ from django.db.models import Sum
 
 from bansugoroku.games import shapes
 from bansugoroku.games.history import dice_secrets, turn_json
-from bansugoroku.games.models import Game, GameState, Seat, Turn
+from bansugoroku.games.models import Game, GameState, Player, Seat, Turn
 from bansugoroku.games.selectors import rules_json
+from bansugoroku.games.store import seat_of
 from engine.side import Side
 
 EXPORT_FORMAT: Final = "bansugoroku-game"
-EXPORT_FORMAT_VERSION = 1
+EXPORT_FORMAT_VERSION = 2
+"""2: the turns' moves and positions are numbered from the side of `seen_from`, the
+player who downloaded it (1: moves from the mover's side, position ids from Black's)."""
 _COLUMN = 32
 """Width of the first seat's column in a .mat turn line, as Jellyfish writes it."""
 
 
-def game_export(game: Game) -> shapes.GameExport:
-    """The whole event log of a game as one JSON document, enough to replay and verify it."""
+def game_export(game: Game, player: Player) -> shapes.GameExport:
+    """The whole event log of a game as one JSON document, enough to replay and verify it,
+    its turns seen from the side of `player`, who sits at the table (`seen_from`)."""
     table = game.table
+    me = seat_of(table, player).side
     return {
         "format": EXPORT_FORMAT,
         "format_version": EXPORT_FORMAT_VERSION,
         "table": table.code,
+        "seen_from": me,
         "rules": rules_json(table.rules),
         "seats": [
             {
@@ -51,7 +57,7 @@ def game_export(game: Game) -> shapes.GameExport:
         "started_at": game.started_at.isoformat(),
         "ended_at": game.ended_at.isoformat() if game.ended_at else None,
         **dice_secrets(game),
-        "turns": [turn_json(turn) for turn in game.turns.all()],
+        "turns": [turn_json(turn, me) for turn in game.turns.all()],
         "result": _result(game),
     }
 

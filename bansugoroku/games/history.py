@@ -13,8 +13,11 @@ from django.db.models import Count
 from bansugoroku.games import shapes
 from bansugoroku.games.errors import GameInProgress, GameNotFound
 from bansugoroku.games.models import SEAT_COLORS, Game, Player, Table, Turn
-from bansugoroku.games.selectors import dice_name, table_for_player
+from bansugoroku.games.selectors import dice_name, position_json, table_for_player
+from bansugoroku.games.store import seat_of
 from engine.dice import derived_dice, seed_commitment
+from engine.notation import parse_position_id
+from engine.side import Side
 
 RECIPE = (
     "1. Check that the SHA-256 of the seed (its 32 bytes, written here in hex) is "
@@ -48,14 +51,16 @@ def game_summaries(table: Table) -> list[shapes.GameSummary]:
     return [_summary(game, game.turn_count) for game in games]
 
 
-def game_history(game: Game) -> shapes.GameHistory:
-    """The game and every turn of it; the seed only once the game is over."""
+def game_history(game: Game, player: Player) -> shapes.GameHistory:
+    """The game and every turn of it, seen from the side of `player`, who sits at its
+    table; the seed only once the game is over."""
+    me = seat_of(game.table, player).side
     turns = list(game.turns.all())
     return {
         "table": game.table.code,
         **_summary(game, len(turns)),
         **dice_secrets(game),
-        "turns": [turn_json(turn) for turn in turns],
+        "turns": [turn_json(turn, me) for turn in turns],
     }
 
 
@@ -114,8 +119,10 @@ def dice_secrets(game: Game) -> shapes.DiceSecrets:
     }
 
 
-def turn_json(turn: Turn) -> shapes.HistoryTurn:
-    """One turn of the history, as a game's history and its JSON export show it."""
+def turn_json(turn: Turn, me: Side) -> shapes.HistoryTurn:
+    """One turn of the history from side `me`, as a game's history and its JSON export
+    show it: its moves and the position after it numbered as the table state numbers
+    them, whoever moved; the notation in the mover's own numbering."""
     dice = (turn.dice[0], turn.dice[1])
     return {
         "number": turn.number,
@@ -123,10 +130,11 @@ def turn_json(turn: Turn) -> shapes.HistoryTurn:
         "color": SEAT_COLORS[turn.seat],
         "dice": list(dice),
         "dice_name": dice_name(dice),
-        "moves": [list(move) for move in turn.moves],
+        "moves": [list(move) for move in me.sees_moves(Side(turn.seat), turn.moves)],
         "notation": turn.notation,
         "hit": turn.hit,
-        "position_after": turn.position_after,
+        "position_after": position_json(me.sees(parse_position_id(turn.position_after))),
+        "position_after_id_black": turn.position_after,
         "points": turn.points,
         "created_at": turn.created_at.isoformat(),
     }

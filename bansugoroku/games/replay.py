@@ -4,7 +4,8 @@
 revealed seed and sending each stored play: the turns the replay finishes (plays and
 passes) must be the stored ones, with the same dice, notation, hit, position after and
 points; then the game's cached state (position, turn, dice, pending moves, result) must
-be where the replay ends. `score_problems` checks a table's score against its games.
+be where the replay ends, its latest plays and passes (`recent`) those of the replayed
+turns. `score_problems` checks a table's score against its games.
 Each returns the differences as sentences: an empty list means all agree.
 `manage.py replay_games` runs both over the database.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
+from bansugoroku.games import events
 from bansugoroku.games.models import Game, GameState, Table, Turn
 from bansugoroku.games.store import roller
 from engine.dice import seed_commitment
@@ -50,15 +52,28 @@ def replay_game(game: Game) -> list[str]:
         value = replace(value, starter=Side(game.starter), to_move=Side(game.starter))
     waiting = list(finished)
     turns = list(game.turns.all())
+    replayed: list[FinishedTurn] = []
     try:
         for stored in turns:
             if not waiting:
                 value, waiting, found = _play(value, stored, roll)
                 problems += found
-            problems += _compare(stored, waiting.pop(0))
+            replayed.append(waiting.pop(0))
+            problems += _compare(stored, replayed[-1])
     except _Stop as stop:
         return [*problems, f"{stop}; the replay stops there"]
-    return problems + _cache_problems(game, value)
+    return problems + _cache_problems(game, value) + _recent_problems(game, replayed)
+
+
+def _recent_problems(game: Game, replayed: list[FinishedTurn]) -> list[str]:
+    """The game row's latest plays and passes against the replayed turns (`{}`, as a
+    game stored before them has, counts as none)."""
+    expected, stored = Game(), Game(recent=game.recent)
+    events.note_turns(expected, replayed)
+    events.note_turns(stored, ())
+    if stored.recent != expected.recent:
+        return [f"recent {game.recent}, the replay gives {expected.recent}"]
+    return []
 
 
 def score_problems(table: Table, games: Iterable[Game]) -> list[str]:

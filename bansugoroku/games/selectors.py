@@ -16,6 +16,7 @@ from engine.notation import format_play, position_id
 from engine.position import Position
 from engine.rules import Rules
 from engine.side import Side
+from engine.turn import TurnInProgress
 
 
 def table_for_player(*, code: str, player: Player) -> Table:
@@ -73,17 +74,19 @@ def table_summary(seat: Seat, opponent: Seat) -> shapes.TableSummary:
     table = seat.table
     game = table.current_game
     me = seat.side
+    playing = game is not None and not game.is_over and table.state == TableState.PLAYING
     return {
         "code": table.code,
         "state": table.state,
         "version": table.version,
+        "rules": rules_json(table.rules),
         "you": {"seat": me, "color": seat.color},
         "opponent": _seat(opponent, me),
         "score": {"you": table.score[me], "opponent": table.score[me.other]},
-        "your_turn": bool(
-            game and not game.is_over and table.state == TableState.PLAYING and game.turn_seat == me
-        ),
+        "your_turn": bool(playing and game and game.turn_seat == me),
         "game_number": game.number if game else None,
+        "turn_number": game.turn_number if game else None,
+        "dice": list(game.dice) if playing and game else None,
         "updated_at": table.updated_at.isoformat(),
     }
 
@@ -123,6 +126,12 @@ def _game(table: Table, game: Game, me: Side) -> shapes.Game:
             "yours": mine,
             "dice": list(dice),
             "dice_name": dice_name(dice),
+            "pending": [],
+            "pending_notation": "",
+            "remaining_dice": [],
+            "legal_moves": [],
+            "legal_move_effects": [],
+            "can_undo": False,
         }
         if mine:
             turn = game_value(table, game).turn
@@ -130,7 +139,9 @@ def _game(table: Table, game: Game, me: Side) -> shapes.Game:
             turn_info["pending"] = [list(m) for m in turn.played]
             turn_info["pending_notation"] = format_play(board, turn.played) if turn.played else ""
             turn_info["remaining_dice"] = list(turn.remaining_dice)
-            turn_info["legal_moves"] = [list(m) for m in turn.legal_moves()]
+            legal = turn.legal_moves()
+            turn_info["legal_moves"] = [list(m) for m in legal]
+            turn_info["legal_move_effects"] = [_effect(turn.play(m)) for m in legal]
             turn_info["can_undo"] = bool(turn.played)
     result: shapes.Result | None = None
     if game.is_over:
@@ -146,11 +157,27 @@ def _game(table: Table, game: Game, me: Side) -> shapes.Game:
         "starter": game.starter,
         "opening_rolls": game.opening_rolls,
         "turn": turn_info,
-        "position": _position(shown),
+        "position": position_json(shown),
         "board": _board(shown),
         "result": result,
         "seed_sha256": game.seed_hash,
+        **_recent(game, me),
     }
+
+
+def _recent(game: Game, me: Side) -> shapes.Recent:
+    """The opponent's last play and the passes since the caller's, from the game row."""
+    plays = game.recent.get("plays", [None, None])
+    last = plays[me.other]
+    if last is not None:
+        moves = me.sees_moves(me.other, last["moves"])
+        last = last | {"moves": [list(m) for m in moves]}
+    return {"last_play": last, "passes_since": game.recent.get("passes", [[], []])[me]}
+
+
+def _effect(after: TurnInProgress) -> shapes.MoveEffect:
+    """What sending one legal move does: whether the turn ends with it, and what it wins."""
+    return {"ends_turn": after.complete, "wins": after.points}
 
 
 def _next_game(table: Table, seat: Seat) -> shapes.NextGame | None:
@@ -167,7 +194,8 @@ def _next_game(table: Table, seat: Seat) -> shapes.NextGame | None:
     }
 
 
-def _position(position: Position) -> shapes.Position:
+def position_json(position: Position) -> shapes.Position:
+    """A position from the side it is seen from, as the state and the history show it."""
     own, theirs = position.pip_count()
     return {
         "points": list(position.points),
@@ -189,25 +217,32 @@ EVENTS_PAGE = 100
 """Events per answer: a client that was away for a long game reads on with `after`."""
 
 
-def events_since(table: Table, after: int) -> shapes.Events:
-    """The table's events after sequence `after`, oldest first, a page at a time."""
+def events_since(table: Table, player: Player, after: int) -> shapes.Events:
+    """The table's events after sequence `after`, oldest first, a page at a time; the
+    moves in them numbered from the side of `player`, who sits at the table."""
+    me = seat_of(table, player).side
     events = list(
         Event.objects.filter(table=table, sequence__gt=after).order_by("sequence")[
             : EVENTS_PAGE + 1
         ]
     )
     return {
-        "events": [_event(event) for event in events[:EVENTS_PAGE]],
+        "events": [_event(event, me) for event in events[:EVENTS_PAGE]],
         "last_sequence": table.last_event,
         "more": len(events) > EVENTS_PAGE,
     }
 
 
-def _event(event: Event) -> shapes.Event:
+def _event(event: Event, me: Side) -> shapes.Event:
+    payload = event.payload
+    played = payload.get("played")
+    if played:  # stored from the mover's side, for the notices and the CPU
+        moves = me.sees_moves(Side(played["seat"]), played["moves"])
+        payload = payload | {"played": played | {"moves": [list(m) for m in moves]}}
     return {
         "sequence": event.sequence,
         "kind": event.kind,
         "seat": event.seat,
-        "payload": event.payload,
+        "payload": payload,
         "created_at": event.created_at.isoformat(),
     }

@@ -291,6 +291,7 @@ def _step(
         )
         for t in step.turns
     ]
+    events.note_turns(game, step.turns)
     written = events.after_step(table, game, step, started=started)
     return _commit(table, game, turns, written, seats=seats)
 
@@ -336,6 +337,7 @@ GAME_FIELDS = [
     "dice",
     "pending",
     "position",
+    "recent",
 ]
 SEAT_FIELDS = ["entropy", "entropy_version"]
 """What a change may alter: the table's, the game's and the seats' columns written back."""

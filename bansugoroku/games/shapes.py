@@ -88,19 +88,34 @@ class DiceName(TypedDict):
     spoken: Annotated[str, Doc('For screen readers: "three and four, shisō".')]
 
 
+class MoveEffect(TypedDict):
+    """What sending one legal single move does."""
+
+    ends_turn: Annotated[
+        bool, Doc("The turn ends with it: no die is left, none can be used, or it wins.")
+    ]
+    wins: Annotated[int, Doc("Points it wins, ending the game (0: the game goes on).")]
+
+
 class Turn(TypedDict):
-    """The turn being played; the keys after `dice_name` only when it is yours."""
+    """The turn being played. Every key is always there: while it is the opponent's
+    turn, the keys after `dice_name` are empty (their moves so far are not shown)."""
 
     number: int
     seat: int
     yours: bool
     dice: list[int]
     dice_name: DiceName
-    pending: NotRequired[Annotated[list[Move], Doc("Your moves so far.")]]
-    pending_notation: NotRequired[str]
-    remaining_dice: NotRequired[list[int]]
-    legal_moves: NotRequired[Annotated[list[Move], Doc("Every single move you may send now.")]]
-    can_undo: NotRequired[bool]
+    pending: Annotated[list[Move], Doc("Your moves so far; [] on the opponent's turn.")]
+    pending_notation: Annotated[str, Doc('Your moves so far, "13/10"; "" when none.')]
+    remaining_dice: Annotated[list[int], Doc("Dice you have left; [] on the opponent's turn.")]
+    legal_moves: Annotated[
+        list[Move], Doc("Every single move you may send now; [] on the opponent's turn.")
+    ]
+    legal_move_effects: Annotated[
+        list[MoveEffect], Doc("What each of `legal_moves` does, in the same order.")
+    ]
+    can_undo: bool
 
 
 class Position(TypedDict):
@@ -127,7 +142,36 @@ class Result(TypedDict):
     points: int
 
 
-class Game(TypedDict):
+class Play(TypedDict):
+    turn: int
+    seat: int
+    dice: Dice
+    moves: Annotated[
+        list[Move], Doc("Numbered from your side: 0 is their bar and 25 off, moving upward.")
+    ]
+    notation: Annotated[str, Doc('"13/10 10/9*", in the mover\'s own numbering.')]
+    hit: bool
+
+
+class Pass(TypedDict):
+    """A roll that could not be played."""
+
+    turn: int
+    seat: int
+    dice: Dice
+
+
+class Recent(TypedDict):
+    last_play: Annotated[
+        Play | None, Doc("The opponent's latest play in this game; null before they played.")
+    ]
+    passes_since: Annotated[
+        list[Pass],
+        Doc("Every pass, either seat's, since your latest play (the game's start if none)."),
+    ]
+
+
+class Game(Recent):
     number: int
     state: Annotated[str, OneOf(models.GameState)]
     starter: int
@@ -171,15 +215,26 @@ class TableState(TypedDict):
 
 
 class TableSummary(TypedDict):
+    """One of your tables, with what a list of them shows."""
+
     code: str
     state: Annotated[str, OneOf(models.TableState)]
     version: int
+    rules: RulesOut
     you: You
     opponent: Seat | None
     score: Score
     your_turn: bool
     game_number: int | None
-    updated_at: DateTime
+    turn_number: Annotated[
+        int | None, Doc("The current game's turn (its last one once over); null before a game.")
+    ]
+    dice: Annotated[
+        Dice | None, Doc("The dice of the turn being played; null when no game is playing.")
+    ]
+    updated_at: Annotated[
+        DateTime, Doc("The table's last change (a move, a join, a game's start or end).")
+    ]
 
 
 class DiceSecrets(TypedDict):
@@ -209,10 +264,21 @@ class HistoryTurn(TypedDict):
     color: Color
     dice: Dice
     dice_name: DiceName
-    moves: Annotated[list[Move], Doc("From the mover's side, in order; empty for a pass.")]
-    notation: Annotated[str, Doc('"13/10 10/9*", or "pass".')]
+    moves: Annotated[
+        list[Move],
+        Doc(
+            "In order, numbered from your side as the table state is, whoever moved: the "
+            "opponent's run upward, from 0 (their bar) to 25 (borne off). Empty for a pass."
+        ),
+    ]
+    notation: Annotated[
+        str, Doc('"13/10 10/9*" in the mover\'s own numbering, as backgammon writes it; "pass".')
+    ]
     hit: bool
-    position_after: Annotated[str, Doc("Position id, seen from Black's side.")]
+    position_after: Annotated[Position, Doc("The position after the turn, from your side.")]
+    position_after_id_black: Annotated[
+        str, Doc("The same position's id from Black's side, as the server stores it.")
+    ]
     points: Annotated[int, Doc("Points this play won (0: the game went on).")]
     created_at: DateTime
 
@@ -242,8 +308,11 @@ class GameExport(DiceSecrets):
     """The whole event log of a game, enough to replay and verify it."""
 
     format: Literal["bansugoroku-game"]
-    format_version: int
+    format_version: Annotated[int, Doc("2: turns numbered from the side of `seen_from`.")]
     table: str
+    seen_from: Annotated[
+        int, Doc("The seat of the player who downloaded it: the turns are from that side.")
+    ]
     rules: RulesOut
     seats: list[ExportSeat]
     game: Annotated[int, Doc("The game's number at the table.")]

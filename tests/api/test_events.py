@@ -59,6 +59,12 @@ def test_the_next_turn_says_what_the_opponent_played(host, guest, table):
     stored = Turn.objects.get(game__table__code=table, number=1)
     assert played["notation"] == stored.notation and played["moves"] == [first, rest[0]]
     assert played["seat"] == turn["seat"] and new[0]["seat"] == 1 - turn["seat"]
+    opponent = guest if player is host else host
+    (seen,) = events(opponent, table, after=3)
+    assert seen["payload"]["played"]["moves"] == [[25 - a, 25 - b] for a, b in (first, rest[0])]
+    assert seen["payload"]["played"]["notation"] == stored.notation, "the mover's numbering"
+    stored_event = Event.objects.get(table__code=table, sequence=seen["sequence"])
+    assert stored_event.payload["played"]["moves"] == [first, rest[0]], "stored as played"
     assert new[0]["payload"]["turn"] == 2 + len(new[0]["payload"]["passes"])
 
 

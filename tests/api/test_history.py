@@ -10,6 +10,8 @@ import pytest
 
 from bansugoroku.games.models import Game, Turn
 from engine.names import roll_name
+from engine.notation import parse_position_id, position_id
+from engine.side import Side
 from tests.client import Api, check, mover, open_table
 
 ENDPOINTS = ("games", "games/1", "games/1/export.json", "games/1/export.mat", "games/1/dice")
@@ -55,8 +57,8 @@ def test_a_game_in_play_shows_its_turns_but_keeps_the_seed_secret(host, guest, t
         assert shown["number"] == turn.number and shown["dice"] == turn.dice
         assert shown["color"] == ("black", "white")[turn.seat]
         assert shown["dice_name"]["kanji"] == name.kanji
-        assert shown["moves"] == turn.moves and shown["notation"] == turn.notation
-        assert shown["position_after"] == turn.position_after
+        assert shown["notation"] == turn.notation
+        assert shown["position_after_id_black"] == turn.position_after
     assert body["state"] == "playing" and body["table"] == table
     assert body["seed"] is None and body["seed_sha256"] == state["game"]["seed_sha256"]
     exported = host.get(f"tables/{table}/games/1/export.json").body
@@ -126,7 +128,7 @@ def test_the_json_export_is_the_whole_event_log(played, finished):
     )
     log = answer.body
     game = Game.objects.get(table__code=finished, number=1)
-    assert log["format"] == "bansugoroku-game" and log["format_version"] == 1
+    assert log["format"] == "bansugoroku-game" and log["format_version"] == 2
     assert log["table"] == finished and log["game"] == 1
     assert log["rules"] == {"finish": "iri", "muji": "bigger", "start": "alternate"}
     assert [(s["name"], s["cpu"], s["entropy"]) for s in log["seats"]] == [
@@ -151,6 +153,32 @@ def mat_columns(text: str) -> tuple[list[str], dict[int, tuple[str, str]]]:
         if match:
             numbered[int(match[1])] = (line[5:37].strip(), line[37:].strip())
     return header, numbered
+
+
+def mirrored(moves: list[list[int]]) -> list[list[int]]:
+    return [[25 - src, 25 - dst] for src, dst in moves]
+
+
+def test_every_move_and_position_of_the_history_is_from_the_callers_side(played, finished):
+    stored = list(Turn.objects.filter(game__table__code=finished).order_by("number"))
+    for seat, player in enumerate((played.host, played.guest)):
+        me = Side(seat)
+        history = player.get(f"tables/{finished}/games/1").body
+        exported = player.get(f"tables/{finished}/games/1/export.json").body
+        assert exported["seen_from"] == seat and exported["turns"] == history["turns"]
+        for shown, turn in zip(history["turns"], stored, strict=True):
+            mine = turn.seat == seat
+            assert shown["moves"] == (turn.moves if mine else mirrored(turn.moves))
+            after = me.sees(parse_position_id(turn.position_after))
+            assert shown["position_after"]["id"] == position_id(after)
+            assert shown["position_after"]["points"] == list(after.points)
+            assert shown["position_after_id_black"] == turn.position_after
+        assert history["turns"][-1]["position_after"] == player.state(finished)["game"]["position"]
+    black = played.host.get(f"tables/{finished}/games/1").body["turns"]
+    white = played.guest.get(f"tables/{finished}/games/1").body["turns"]
+    white_turn = next(i for i, t in enumerate(stored) if t.seat == 1 and t.moves)
+    assert white[white_turn]["moves"] == stored[white_turn].moves
+    assert black[white_turn]["moves"] == mirrored(stored[white_turn].moves)
 
 
 def test_the_mat_export_reads_like_a_jellyfish_match(played, finished):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bansugoroku.games.models import Game, Table, Turn
-from engine.notation import parse_position_id
+from engine.notation import parse_position_id, position_id
+from engine.position import Position
+from engine.side import Side
 from engine.turn import TurnInProgress as EngineTurn
 from tests.client import mover
 
@@ -29,6 +31,16 @@ def test_a_move_at_a_time_keeps_the_turn_open_until_the_dice_are_used(host, gues
     assert len(after["remaining_dice"]) == 1
 
 
+def test_both_seats_get_the_same_turn_keys_the_waiting_one_empty(host, guest, table):
+    player, state = mover(table, host, guest)
+    waiting = (guest if player is host else host).state(table)["game"]["turn"]
+    assert set(waiting) == set(state["game"]["turn"])
+    assert waiting["yours"] is False
+    assert (waiting["pending"], waiting["pending_notation"]) == ([], "")
+    assert (waiting["remaining_dice"], waiting["legal_moves"]) == ([], [])
+    assert waiting["can_undo"] is False
+
+
 def test_the_legal_moves_are_exactly_the_engines(host, guest, table):
     player, state = mover(table, host, guest)
     game = Game.objects.get(table__code=table)
@@ -37,6 +49,28 @@ def test_the_legal_moves_are_exactly_the_engines(host, guest, table):
     engine_turn = EngineTurn(position, tuple(turn["dice"]), Table.objects.get(code=table).rules)
     assert [list(m) for m in engine_turn.legal_moves()] == turn["legal_moves"]
     assert game.turn_seat == turn["seat"]
+
+
+def test_each_legal_move_says_whether_it_ends_the_turn_and_what_it_wins(host, guest, table):
+    player, state = mover(table, host, guest)
+    turn = state["game"]["turn"]
+    assert turn["legal_move_effects"] == [{"ends_turn": False, "wins": 0}] * len(
+        turn["legal_moves"]
+    ), "from the start, every roll uses both dice"
+    # Iri-gachi: 14 stones home and one on point 8; the 2 brings it home and wins, the 1
+    # leaves the 2 to play.
+    points = [3, 3, 2, 2, 2, 2, 0, 1] + [0] * 10 + [-3, -3, -3, -2, -2, -2]
+    seen = Position(tuple(points), (0, 0), (0, 0))
+    stored = Side(turn["seat"]).sees(seen)
+    Game.objects.filter(table__code=table).update(position=position_id(stored), dice=[2, 1])
+    turn = player.state(table)["game"]["turn"]
+    effects = dict(zip(map(tuple, turn["legal_moves"]), turn["legal_move_effects"], strict=True))
+    assert effects[(8, 6)] == {"ends_turn": True, "wins": 1}
+    assert effects[(8, 7)] == {"ends_turn": False, "wins": 0}
+    assert effects[(6, 4)] == {"ends_turn": False, "wins": 0}
+    assert (guest if player is host else host).state(table)["game"]["turn"][
+        "legal_move_effects"
+    ] == []
 
 
 def test_a_whole_play_in_one_request_ends_the_turn(host, guest, table):

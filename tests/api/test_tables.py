@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 import pytest
 
@@ -171,6 +172,27 @@ def test_my_tables_lists_those_waiting_for_my_move_first(api, host, guest):
     assert all(opponents[code]["name"] == "Ben" for code in codes), opponents
     assert {t["you"]["seat"] for t in listed} == {0}
     assert api.new_player("Chie").get("tables").body == []
+
+
+def test_my_tables_carry_what_a_list_screen_shows(host, guest):
+    playing = open_table(host, guest, {"finish": "bear_off", "start": "roll"})
+    waiting = host.post("tables", {}).body["code"]
+    rows = {t["code"]: t for t in host.get("tables").body}
+    state = host.state(playing)
+    row = rows[playing]
+    rules = {"finish": "bear_off", "muji": "bigger", "start": "roll"}
+    assert row["rules"] == state["rules"] == rules
+    assert row["dice"] == state["game"]["turn"]["dice"]
+    assert row["turn_number"] == state["game"]["turn"]["number"]
+    assert row["updated_at"] == state["updated_at"]
+    idle = rows[waiting]
+    assert (idle["dice"], idle["turn_number"], idle["game_number"]) == (None, None, None)
+    assert idle["rules"]["finish"] == "iri"
+    resigned = host.post(f"tables/{playing}/resign", {"version": state["version"]}).body
+    row = next(t for t in host.get("tables").body if t["code"] == playing)
+    assert row["dice"] is None and row["turn_number"] == state["game"]["turn"]["number"]
+    assert row["updated_at"] == resigned["updated_at"]
+    assert datetime.fromisoformat(row["updated_at"]) > datetime.fromisoformat(state["updated_at"])
 
 
 def test_every_turn_is_a_history_row(host, guest, table):

@@ -83,6 +83,14 @@ def test_a_game_with_a_wrong_cached_position_is_reported(finished):
     assert replay()[1] is not None
 
 
+def test_a_wrong_latest_play_is_reported(finished):
+    game = game_of(finished)
+    game.recent["plays"][0]["notation"] = "24/18 13/8"
+    game.save()
+    problems = replay_game(game)
+    assert len(problems) == 1 and problems[0].startswith("recent {'plays'"), problems
+
+
 def test_a_wrong_result_is_reported(finished):
     game = game_of(finished)
     game.points = game.points % 3 + 1

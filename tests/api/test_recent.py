@@ -1,0 +1,107 @@
+"""The state says what just happened: the opponent's last play and the passes since
+yours, so a client opened from a notice can tell its player without reading events."""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any
+
+from django.apps import apps
+
+from bansugoroku.games import events
+from bansugoroku.games.models import Game
+from engine.game import FinishedTurn
+from engine.position import Position
+from engine.side import Side
+from tests.client import Api, mover, open_table
+
+
+def told_by_history(player: Api, code: str, seat: int) -> dict[str, Any]:
+    """What `last_play` and `passes_since` must be, worked out from the game's history."""
+    turns = player.get(f"tables/{code}/games/1").body["turns"]
+    theirs = [t for t in turns if t["seat"] != seat and t["moves"]]
+    mine = [t["number"] for t in turns if t["seat"] == seat and t["moves"]]
+    keys = ("turn", "seat", "dice", "moves", "notation", "hit")
+    last = {k: theirs[-1]["number" if k == "turn" else k] for k in keys} if theirs else None
+    since = max(mine, default=0)
+    passes = [
+        {"turn": t["number"], "seat": t["seat"], "dice": t["dice"]}
+        for t in turns
+        if not t["moves"] and t["number"] > since
+    ]
+    return {"last_play": last, "passes_since": passes}
+
+
+def test_a_new_game_has_nothing_to_tell(host, guest, table):
+    for player in (host, guest):
+        game = player.state(table)["game"]
+        assert (game["last_play"], game["passes_since"]) == (None, [])
+
+
+def test_the_opponents_play_is_told_from_your_side(host, guest, table):
+    player, state = mover(table, host, guest)
+    other = guest if player is host else host
+    turn = state["game"]["turn"]
+    first = turn["legal_moves"][0]
+    half = player.post(f"tables/{table}/moves", {"version": state["version"], "moves": [first]})
+    second = half.body["game"]["turn"]["legal_moves"][0]
+    done = player.post(
+        f"tables/{table}/moves", {"version": half.body["version"], "moves": [second]}
+    )
+    assert done.body["game"]["last_play"] is None, "the opponent has not played yet"
+    told = other.state(table)["game"]["last_play"]
+    assert told["turn"] == turn["number"] and told["seat"] == turn["seat"]
+    assert told["dice"] == turn["dice"]
+    assert told["moves"] == [[25 - a, 25 - b] for a, b in (first, second)]
+    assert told["notation"].startswith(f"{first[0]}/{first[1]}")
+
+
+def test_every_state_of_a_game_tells_what_its_history_does(host, guest):
+    code = open_table(host, guest, {"finish": "bear_off", "muji": "on_the_spot"})
+    rng = random.Random(code)
+    players = (host, guest)
+    for _ in range(3000):
+        player, state = mover(code, *players)
+        if state["game"]["state"] != "playing":
+            break
+        move = rng.choice(state["game"]["turn"]["legal_moves"])
+        answer = player.post(f"tables/{code}/moves", {"version": state["version"], "moves": [move]})
+        assert answer.status == 200, answer.body
+        if answer.body["game"]["turn"] and answer.body["game"]["turn"]["yours"]:
+            continue
+        for seat, reader in enumerate(players):
+            game = reader.state(code)["game"]
+            expected = told_by_history(reader, code, seat)
+            assert {k: game[k] for k in expected} == expected
+        if answer.body["game"]["state"] != "playing":
+            break
+    else:
+        raise AssertionError("the game did not end")
+
+
+def turn_of(number: int, side: Side, moves: tuple = ()) -> FinishedTurn:
+    notation = " ".join(f"{a}/{b}" for a, b in moves) or "pass"
+    return FinishedTurn(number, side, (6, 5), moves, notation, False, 0, Position.start())
+
+
+def test_a_play_clears_its_seats_passes_and_a_pass_counts_for_both():
+    game = Game()
+    events.note_turns(game, [turn_of(1, Side.BLACK, ((13, 7), (13, 8)))])
+    events.note_turns(game, [turn_of(2, Side.WHITE), turn_of(3, Side.BLACK, ((8, 2),))])
+    events.note_turns(game, [turn_of(4, Side.WHITE), turn_of(5, Side.BLACK)])
+    plays, passes = game.recent["plays"], game.recent["passes"]
+    assert plays[0]["turn"] == 3 and plays[0]["moves"] == [[8, 2]] and plays[1] is None
+    assert [p["turn"] for p in passes[0]] == [4, 5], "since Black's play of turn 3"
+    assert [p["turn"] for p in passes[1]] == [2, 4, 5], "White never played"
+    assert passes[1][0] == {"turn": 2, "seat": 1, "dice": [6, 5]}
+
+
+def test_the_migration_fills_recent_from_the_history(played, finished):
+    game = Game.objects.get(table__code=finished, number=1)
+    kept = game.recent
+    assert kept["plays"][0] and kept["plays"][1]
+    Game.objects.filter(pk=game.pk).update(recent={})
+    migration = importlib.import_module("bansugoroku.games.migrations.0002_game_recent")
+    migration.fill_recent(apps, None)
+    assert Game.objects.get(pk=game.pk).recent == kept
