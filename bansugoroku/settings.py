@@ -13,6 +13,7 @@ from typing import Any
 import csp.constants
 import dj_database_url
 import django_stubs_ext
+from corsheaders.defaults import default_headers
 from django.core.exceptions import ImproperlyConfigured
 
 from bansugoroku.env import (
@@ -20,6 +21,7 @@ from bansugoroku.env import (
     env_choice,
     env_int,
     env_list,
+    env_origins,
     env_required,
     env_str,
     env_url,
@@ -55,6 +57,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "corsheaders",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -66,6 +69,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that every answer under /api/, errors included, carries its CORS headers.
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -212,6 +217,16 @@ SPECTACULAR_SETTINGS = {
         "CpuLevelEnum": "bansugoroku.games.models.CpuLevel",
     },
 }
+
+# CORS, for a web client served from another origin (a web app, or Flutter's or Expo's
+# development server on another port): only the API, only the origins listed, none by
+# default. No cookies cross: the API authenticates with bearer tokens. Browsers may send
+# If-None-Match to poll, and may read the headers the API answers with.
+CORS_ALLOWED_ORIGINS = env_origins("CORS_ALLOWED_ORIGINS")
+CORS_URLS_REGEX = r"^/api/"
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = (*default_headers, "if-none-match")
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "WWW-Authenticate", "Content-Disposition"]
 
 # The cache holds rate-limit counters: Redis shares them between processes in
 # production; the default keeps them in each process. Short timeouts, because the
