@@ -45,10 +45,17 @@ if not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is off.")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
-# Public base URL, used to build links that leave the site (invitations, e-mails).
-SITE_URL = env_url(
-    "SITE_URL", "http://127.0.0.1:8000" if DEBUG else f"https://{ALLOWED_HOSTS[0].lstrip('.')}"
-)
+# Public base URL, used to build links that leave the site (invitations, exports,
+# e-mails) and named in the API schema. Unset in development: links follow the host that
+# served the request (bansugoroku/site.py). With DEBUG off it is needed outside requests
+# too, so it is set or derived from the first of ALLOWED_HOSTS.
+SITE_URL = env_url("SITE_URL")
+if SITE_URL is None and not DEBUG:
+    if ALLOWED_HOSTS[0] == "*":
+        raise ImproperlyConfigured(
+            "SITE_URL must be set when DEBUG is off and ALLOWED_HOSTS starts with '*'."
+        )
+    SITE_URL = f"https://{ALLOWED_HOSTS[0].lstrip('.')}"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -80,6 +87,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "bansugoroku.site.RequestSiteMiddleware",
     # Last, as django-axes asks: it answers a locked-out login.
     "axes.middleware.AxesMiddleware",
 ]

@@ -12,13 +12,13 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from django.conf import settings
 from django.db.models import Sum
 
 from bansugoroku.games import shapes
 from bansugoroku.games.history import dice_secrets, turn_json
 from bansugoroku.games.models import Game, GameState, Seat, Turn
 from bansugoroku.games.selectors import rules_json
+from bansugoroku.site import site_url
 from engine.side import Side
 
 EXPORT_FORMAT: Final = "bansugoroku-game"
@@ -91,7 +91,7 @@ def game_export_mat(game: Game) -> str:
     before = _score_before(game)
     started = game.started_at
     header = [
-        ("Site", settings.SITE_URL),
+        ("Site", site_url()),
         ("Match ID", f"{table.code}-{game.number}"),
         ("Player 1", names[0]),
         ("Player 2", names[1]),
