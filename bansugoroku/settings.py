@@ -212,6 +212,9 @@ SPECTACULAR_SETTINGS = {
     "code, then send moves whenever it is your turn. Every change needs the table "
     "`version` you last saw; errors are application/problem+json with a stable `code`.",
     "VERSION": "1.0.0",
+    # Where clients send their requests; without SITE_URL (development), the schema's
+    # own origin.
+    "SERVERS": [{"url": SITE_URL}] if SITE_URL else [],
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     # Tag operations by what follows the prefix: players, tables, problems.

@@ -1,12 +1,15 @@
 """Links that leave the site: SITE_URL when it is set, else the host that served the
-request (development: a phone on the same network gets links it can open)."""
+request (development: a phone on the same network gets links it can open). The API
+schema names SITE_URL as its server."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
 from bansugoroku.site import DEVELOPMENT_URL, site_url
-from tests.test_settings import PRODUCTION_ENV, load_settings
+from tests.test_settings import PRODUCTION_ENV, load_settings, run_python
 
 LAN_HOST = "192.168.1.23:8000"
 
@@ -54,3 +57,20 @@ def test_without_debug_site_url_is_set_or_derived_from_allowed_hosts():
     assert "SITE_URL must be set when DEBUG is off and ALLOWED_HOSTS starts with '*'" in (
         wildcard.stderr
     )
+
+
+def schema_servers(env: dict[str, str]) -> list[dict[str, str]] | None:
+    result = run_python(["manage.py", "spectacular", "--format", "openapi-json"], env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout).get("servers")
+
+
+def test_the_schema_names_site_url_as_its_server():
+    servers = schema_servers({**PRODUCTION_ENV, "SITE_URL": "https://play.example.com"})
+    assert servers == [{"url": "https://play.example.com"}]
+
+
+def test_without_site_url_in_development_the_schema_names_no_server():
+    """Clients then resolve the paths against the schema's own address."""
+    env = {"DEBUG": "1", "DATABASE_URL": PRODUCTION_ENV["DATABASE_URL"]}
+    assert schema_servers(env) is None
