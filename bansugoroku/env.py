@@ -7,6 +7,7 @@ back to a default (DEBUG=maybe is an error, not False). An empty value counts as
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
@@ -109,3 +110,11 @@ def env_origins(name: str) -> list[str]:
                 "e.g. http://localhost:5173, without a path or a trailing slash."
             )
     return origins
+
+
+def env_pattern(name: str, pattern: str, example: str) -> str | None:
+    """A value that must match `pattern` whole, or None when unset."""
+    value = _raw(name)
+    if value is not None and not re.fullmatch(pattern, value):
+        raise ImproperlyConfigured(f"{name}={value!r} is not valid; expected e.g. {example}.")
+    return value

@@ -5,6 +5,7 @@ DEBUG defaults to off, so a production process that forgets it is never in debug
 DATABASE_URL are required and the HTTPS/HSTS settings default to their production values.
 """
 
+import re
 import warnings
 from datetime import timedelta
 from pathlib import Path
@@ -22,6 +23,7 @@ from bansugoroku.env import (
     env_int,
     env_list,
     env_origins,
+    env_pattern,
     env_required,
     env_str,
     env_url,
@@ -228,6 +230,25 @@ SPECTACULAR_SETTINGS = {
         "CpuLevelEnum": "bansugoroku.games.models.CpuLevel",
     },
 }
+
+# The apps that open invitation links (/t/CODE) themselves: Android App Links
+# (/.well-known/assetlinks.json) and iOS universal links
+# (/.well-known/apple-app-site-association). Each file is served only when its app is set.
+ANDROID_APP_PACKAGE = env_pattern(
+    "ANDROID_APP_PACKAGE", r"[A-Za-z]\w*(\.[A-Za-z]\w*)+", "com.example.bansugoroku"
+)
+ANDROID_CERT_SHA256 = [fingerprint.upper() for fingerprint in env_list("ANDROID_CERT_SHA256")]
+for _fingerprint in ANDROID_CERT_SHA256:
+    if not re.fullmatch(r"[0-9A-F]{2}(:[0-9A-F]{2}){31}", _fingerprint):
+        raise ImproperlyConfigured(
+            f"ANDROID_CERT_SHA256: {_fingerprint!r} is not a SHA-256 fingerprint "
+            "(32 bytes in hex separated by colons, as keytool prints it)."
+        )
+if bool(ANDROID_APP_PACKAGE) != bool(ANDROID_CERT_SHA256):
+    raise ImproperlyConfigured("ANDROID_APP_PACKAGE and ANDROID_CERT_SHA256 are set together.")
+IOS_APP_ID = env_pattern(
+    "IOS_APP_ID", r"[A-Z0-9]{10}\.[A-Za-z0-9.-]+", "ABCDE12345.com.example.app"
+)
 
 # CORS, for a web client served from another origin (a web app, or Flutter's or Expo's
 # development server on another port): only the API, only the origins listed, none by
