@@ -5,6 +5,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.install-stamp
 PYTEST_ARGS ?=
+# Set on the command line only (`make run HOST=0.0.0.0`: other devices on the network
+# too, see README); some shells export a HOST of their own.
+HOST := 127.0.0.1
+PORT := 8000
+ARGS :=
 
 # uv installs into our .venv and never downloads a Python of its own.
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/$(VENV)
@@ -15,7 +20,7 @@ DEV_ENV := DEBUG=$${DEBUG:-1}
 # mypy's Django plugin loads the settings, which never connect to this database.
 TYPECHECK_ENV := DEBUG=1 DATABASE_URL=postgres://127.0.0.1/typecheck
 
-.PHONY: install run test lint bench bench-api clean
+.PHONY: install run manage admin test lint bench bench-api clean
 
 install: $(STAMP)
 
@@ -26,8 +31,15 @@ $(STAMP): pyproject.toml uv.lock
 	touch $@
 
 run: install
-	$(DEV_ENV) $(BIN)/python manage.py migrate --noinput
-	$(DEV_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(DEV_ENV) $(BIN)/python -m bansugoroku.devserver $(HOST) $(PORT)
+
+# Any management command, with the development settings: make manage ARGS="shell".
+manage: install
+	$(DEV_ENV) $(BIN)/python manage.py $(ARGS)
+
+# An account for the admin (/admin/).
+admin: install
+	$(DEV_ENV) $(BIN)/python manage.py createsuperuser $(ARGS)
 
 test: install
 	$(DEV_ENV) $(BIN)/python -m pytest $(PYTEST_ARGS)
@@ -47,6 +59,7 @@ bench-api: install
 
 clean:
 	if [ -x $(BIN)/python ]; then $(BIN)/python -m bansugoroku.embedded_db stop; fi
-	rm -rf $(VENV) .pgdata staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis \
-		.import_linter_cache
-	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+	rm -rf $(VENV) .pgdata .celery staticfiles .pytest_cache .mypy_cache .ruff_cache \
+		.hypothesis .import_linter_cache .benchmarks bench-results
+	find . -path ./.git -prune -o \( -name __pycache__ -o -name '*.egg-info' \) -type d \
+		-prune -exec rm -rf {} + -o \( -name '*.pyc' -o -name '*.prof' \) -type f -exec rm -f {} +

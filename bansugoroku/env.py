@@ -7,6 +7,7 @@ back to a default (DEBUG=maybe is an error, not False). An empty value counts as
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
@@ -85,3 +86,35 @@ def env_url(name: str, default: str | None = None) -> str | None:
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ImproperlyConfigured(f"{name}={value!r} must be an http:// or https:// URL.")
     return value.rstrip("/")
+
+
+def env_origins(name: str) -> list[str]:
+    """Comma-separated web origins, each `scheme://host[:port]` and nothing more (no
+    path, no trailing slash, no wildcard), as browsers send them in `Origin`."""
+    origins = env_list(name)
+    for origin in origins:
+        parts = urlsplit(origin)
+        try:
+            parts.port  # noqa: B018 - raises ValueError on a port that is not a number
+        except ValueError:
+            parts = parts._replace(netloc="")
+        if (
+            parts.scheme not in ("http", "https")
+            or not parts.hostname
+            or "*" in origin
+            or parts.username is not None
+            or f"{parts.scheme}://{parts.netloc}" != origin
+        ):
+            raise ImproperlyConfigured(
+                f"{name}: {origin!r} is not an origin; write scheme://host[:port], "
+                "e.g. http://localhost:5173, without a path or a trailing slash."
+            )
+    return origins
+
+
+def env_pattern(name: str, pattern: str, example: str) -> str | None:
+    """A value that must match `pattern` whole, or None when unset."""
+    value = _raw(name)
+    if value is not None and not re.fullmatch(pattern, value):
+        raise ImproperlyConfigured(f"{name}={value!r} is not valid; expected e.g. {example}.")
+    return value

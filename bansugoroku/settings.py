@@ -5,6 +5,7 @@ DEBUG defaults to off, so a production process that forgets it is never in debug
 DATABASE_URL are required and the HTTPS/HSTS settings default to their production values.
 """
 
+import re
 import warnings
 from datetime import timedelta
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 import csp.constants
 import dj_database_url
 import django_stubs_ext
+from corsheaders.defaults import default_headers
 from django.core.exceptions import ImproperlyConfigured
 
 from bansugoroku.env import (
@@ -20,6 +22,8 @@ from bansugoroku.env import (
     env_choice,
     env_int,
     env_list,
+    env_origins,
+    env_pattern,
     env_required,
     env_str,
     env_url,
@@ -43,10 +47,17 @@ if not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is off.")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
-# Public base URL, used to build links that leave the site (invitations, e-mails).
-SITE_URL = env_url(
-    "SITE_URL", "http://127.0.0.1:8000" if DEBUG else f"https://{ALLOWED_HOSTS[0].lstrip('.')}"
-)
+# Public base URL, used to build links that leave the site (invitations, exports,
+# e-mails) and named in the API schema. Unset in development: links follow the host that
+# served the request (bansugoroku/site.py). With DEBUG off it is needed outside requests
+# too, so it is set or derived from the first of ALLOWED_HOSTS.
+SITE_URL = env_url("SITE_URL")
+if SITE_URL is None and not DEBUG:
+    if ALLOWED_HOSTS[0] == "*":
+        raise ImproperlyConfigured(
+            "SITE_URL must be set when DEBUG is off and ALLOWED_HOSTS starts with '*'."
+        )
+    SITE_URL = f"https://{ALLOWED_HOSTS[0].lstrip('.')}"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -55,6 +66,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "corsheaders",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -66,6 +78,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that every answer under /api/, errors included, carries its CORS headers.
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -75,6 +89,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "bansugoroku.site.RequestSiteMiddleware",
     # Last, as django-axes asks: it answers a locked-out login.
     "axes.middleware.AxesMiddleware",
 ]
@@ -201,6 +216,9 @@ SPECTACULAR_SETTINGS = {
     "code, then send moves whenever it is your turn. Every change needs the table "
     "`version` you last saw; errors are application/problem+json with a stable `code`.",
     "VERSION": "1.0.0",
+    # Where clients send their requests; without SITE_URL (development), the schema's
+    # own origin.
+    "SERVERS": [{"url": SITE_URL}] if SITE_URL else [],
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     # Tag operations by what follows the prefix: players, tables, problems.
@@ -214,6 +232,35 @@ SPECTACULAR_SETTINGS = {
         "CpuLevelEnum": "bansugoroku.games.models.CpuLevel",
     },
 }
+
+# The apps that open invitation links (/t/CODE) themselves: Android App Links
+# (/.well-known/assetlinks.json) and iOS universal links
+# (/.well-known/apple-app-site-association). Each file is served only when its app is set.
+ANDROID_APP_PACKAGE = env_pattern(
+    "ANDROID_APP_PACKAGE", r"[A-Za-z]\w*(\.[A-Za-z]\w*)+", "com.example.bansugoroku"
+)
+ANDROID_CERT_SHA256 = [fingerprint.upper() for fingerprint in env_list("ANDROID_CERT_SHA256")]
+for _fingerprint in ANDROID_CERT_SHA256:
+    if not re.fullmatch(r"[0-9A-F]{2}(:[0-9A-F]{2}){31}", _fingerprint):
+        raise ImproperlyConfigured(
+            f"ANDROID_CERT_SHA256: {_fingerprint!r} is not a SHA-256 fingerprint "
+            "(32 bytes in hex separated by colons, as keytool prints it)."
+        )
+if bool(ANDROID_APP_PACKAGE) != bool(ANDROID_CERT_SHA256):
+    raise ImproperlyConfigured("ANDROID_APP_PACKAGE and ANDROID_CERT_SHA256 are set together.")
+IOS_APP_ID = env_pattern(
+    "IOS_APP_ID", r"[A-Z0-9]{10}\.[A-Za-z0-9.-]+", "ABCDE12345.com.example.app"
+)
+
+# CORS, for a web client served from another origin (a web app, or Flutter's or Expo's
+# development server on another port): only the API, only the origins listed, none by
+# default. No cookies cross: the API authenticates with bearer tokens. Browsers may send
+# If-None-Match to poll, and may read the headers the API answers with.
+CORS_ALLOWED_ORIGINS = env_origins("CORS_ALLOWED_ORIGINS")
+CORS_URLS_REGEX = r"^/api/"
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = (*default_headers, "if-none-match")
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "WWW-Authenticate", "Content-Disposition"]
 
 # The cache holds rate-limit counters: Redis shares them between processes in
 # production; the default keeps them in each process. Short timeouts, because the

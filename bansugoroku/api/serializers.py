@@ -10,11 +10,11 @@ import unicodedata
 from typing import Any
 
 import emoji
-from django.core.validators import RegexValidator
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from bansugoroku.api.locales import LOCALE_NAMES
 from bansugoroku.games.models import CpuLevel
 from engine.rules import Finish, Muji, Start
 
@@ -88,12 +88,16 @@ def describe(char: str) -> str:
     return f"U+{ord(char):04X} {name}"
 
 
-class Locale(Text):
-    """A BCP 47 language tag such as "en", "ja" or "pt-BR"."""
+class Locale(serializers.ChoiceField):
+    """One of the locales the apps are translated into: en, de, fr, ru, ja."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(max_length=16, **kwargs)
-        self.validators.append(RegexValidator(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$"))
+        super().__init__(list(LOCALE_NAMES.items()), **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid_choice", input=data)
+        return str(super().to_internal_value(data))
 
 
 class Integer(serializers.IntegerField):
@@ -107,7 +111,11 @@ class Integer(serializers.IntegerField):
 
 class PlayerCreateSerializer(StrictSerializer):
     name = Name(help_text="Display name shown to opponents: 1-40 characters, trimmed.")
-    locale = Locale(required=False, default="en")
+    locale = Locale(
+        required=False,
+        help_text="Left out, the best supported match of the request's Accept-Language "
+        "header, else en.",
+    )
 
 
 class PlayerUpdateSerializer(StrictSerializer):

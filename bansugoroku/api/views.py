@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 
 from bansugoroku.api import schema
 from bansugoroku.api.auth import player_of
+from bansugoroku.api.locales import preferred_locale
 from bansugoroku.api.problems import PROBLEM_TYPES, ProblemList, ProblemType, problem, problem_list
 from bansugoroku.api.schema import component
 from bansugoroku.api.serializers import (
@@ -77,7 +78,9 @@ class PlayersView(APIView):
         summary="Create a player and get their token (shown once)",
     )
     def post(self, request: Request) -> Response:
-        player, token = services.player_create(**parse(PlayerCreateSerializer, request))
+        fields = parse(PlayerCreateSerializer, request)
+        fields.setdefault("locale", preferred_locale(request.headers.get("Accept-Language")))
+        player, token = services.player_create(**fields)
         answer: shapes.NewPlayer = {"token": token, "player": player_json(player)}
         return Response(answer, status=201)
 

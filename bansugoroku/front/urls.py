@@ -6,4 +6,10 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("t/<str:code>", views.invite, name="invite"),
+    path(".well-known/assetlinks.json", views.assetlinks, name="assetlinks"),
+    path(
+        ".well-known/apple-app-site-association",
+        views.apple_app_site_association,
+        name="apple-app-site-association",
+    ),
 ]

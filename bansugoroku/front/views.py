@@ -1,10 +1,13 @@
-"""The site's HTML pages (the home page, where an invitation link lands) and the health check."""
+"""The site's HTML pages (the home page, where an invitation link lands), the files that
+let the apps open invitation links, and the health check."""
 
+from django.conf import settings
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from bansugoroku.games import selectors
 from bansugoroku.games.errors import TableNotFound
 from bansugoroku.games.models import Table
 from bansugoroku.games.store import clean_code
@@ -32,8 +35,26 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
     except TableNotFound:
         table = None
     seat_free = table is not None and table.seats.filter(player=None, cpu="").exists()
-    context = {"code": code.upper()[:12], "table": table, "seat_free": seat_free}
+    context = {
+        "code": code.upper()[:12],
+        "table": table,
+        "seat_free": seat_free,
+        "preview": _preview(table, seat_free) if table else None,
+    }
     return render(request, "front/invite.html", context, status=200 if table else 404)
+
+
+def _preview(table: Table, seat_free: bool) -> dict[str, str]:
+    """What a chat app shows of the link (OpenGraph)."""
+    if seat_free:
+        description = f"A seat is free at table {table.code}. Join it with the code in the app."
+    else:
+        description = f"Both seats at table {table.code} are taken."
+    return {
+        "title": f"{table.host.name} invites you to Ban-sugoroku",
+        "description": description,
+        "url": selectors.invite_url(table),
+    }
 
 
 @require_safe
@@ -46,3 +67,46 @@ def healthz(request: HttpRequest) -> JsonResponse:
     except DatabaseError:
         return JsonResponse({"status": "unavailable"}, status=503)
     return JsonResponse({"status": "ok"})
+
+
+# Where the apps open: invitation pages, /t/CODE.
+APP_PATHS = ["/t/*"]
+
+
+@require_safe
+def assetlinks(request: HttpRequest) -> JsonResponse:
+    """Android App Links: the Android app, signed with these certificates, opens this
+    site's invitation links itself. 404 while no Android app is configured."""
+    if not settings.ANDROID_APP_PACKAGE:
+        raise Http404("no Android app")
+    statement = {
+        "relation": ["delegate_permission/common.handle_all_urls"],
+        "target": {
+            "namespace": "android_app",
+            "package_name": settings.ANDROID_APP_PACKAGE,
+            "sha256_cert_fingerprints": settings.ANDROID_CERT_SHA256,
+        },
+    }
+    return _public_json([statement])
+
+
+@require_safe
+def apple_app_site_association(request: HttpRequest) -> JsonResponse:
+    """iOS universal links: the iOS app opens this site's invitation links itself.
+    404 while no iOS app is configured."""
+    if not settings.IOS_APP_ID:
+        raise Http404("no iOS app")
+    detail = {
+        "appIDs": [settings.IOS_APP_ID],
+        "components": [{"/": path} for path in APP_PATHS],
+        # The same for iOS 12 and earlier.
+        "appID": settings.IOS_APP_ID,
+        "paths": APP_PATHS,
+    }
+    return _public_json({"applinks": {"apps": [], "details": [detail]}})
+
+
+def _public_json(data: object) -> JsonResponse:
+    response = JsonResponse(data, safe=False)
+    response["Cache-Control"] = "public, max-age=3600"
+    return response

@@ -12,7 +12,6 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from django.conf import settings
 from django.db.models import Sum
 
 from bansugoroku.games import shapes
@@ -20,6 +19,7 @@ from bansugoroku.games.history import dice_secrets, turn_json
 from bansugoroku.games.models import Game, GameState, Player, Seat, Turn
 from bansugoroku.games.selectors import rules_json
 from bansugoroku.games.store import seat_of
+from bansugoroku.site import site_url
 from engine.side import Side
 
 EXPORT_FORMAT: Final = "bansugoroku-game"
@@ -97,7 +97,7 @@ def game_export_mat(game: Game) -> str:
     before = _score_before(game)
     started = game.started_at
     header = [
-        ("Site", settings.SITE_URL),
+        ("Site", site_url()),
         ("Match ID", f"{table.code}-{game.number}"),
         ("Player 1", names[0]),
         ("Player 2", names[1]),

@@ -6,11 +6,10 @@ client needs no rules of its own: the legal single moves are listed with the sta
 
 from __future__ import annotations
 
-from django.conf import settings
-
 from bansugoroku.games import queries, shapes
 from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState
 from bansugoroku.games.store import clean_code, game_value, load_table, seat_of
+from bansugoroku.site import site_url
 from engine.names import point_name, roll_name, spoken_roll
 from engine.notation import format_play, position_id
 from engine.position import Position
@@ -46,7 +45,7 @@ def tables_for_player(player: Player) -> list[tuple[Seat, Seat]]:
 
 
 def invite_url(table: Table) -> str:
-    return f"{settings.SITE_URL}/t/{table.code}"
+    return f"{site_url()}/t/{table.code}"
 
 
 def table_state(table: Table, player: Player) -> shapes.TableState:

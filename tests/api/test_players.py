@@ -79,3 +79,38 @@ def test_names_keep_every_script_and_emoji(api, sent, kept):
     created = api.post("players", {"name": sent})
     assert created.status == 201, created.body
     assert created.body["player"]["name"] == kept
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "fr", "ru", "ja"])
+def test_a_player_chooses_a_supported_locale(api, locale):
+    answer = api.post("players", {"name": "Aiko", "locale": locale}, **{"Accept-Language": "fr"})
+    assert answer.status == 201 and answer.body["player"]["locale"] == locale
+
+
+@pytest.mark.parametrize("locale", ["pt-BR", "es", "EN", "en-US", "", 5, None])
+def test_another_locale_given_explicitly_is_400(api, host, locale):
+    answer = api.post("players", {"name": "Aiko", "locale": locale})
+    assert answer.status == 400 and answer.body["code"] == "invalid_request"
+    assert "locale" in answer.body["errors"]
+    assert host.call("PATCH", "players/me", {"locale": locale}).status == 400
+
+
+@pytest.mark.parametrize(
+    ("header", "locale"),
+    [
+        ("ja", "ja"),
+        ("de-AT,de;q=0.9,en;q=0.8", "de"),
+        ("pt-BR,pt;q=0.9,fr;q=0.5,en;q=0.4", "fr"),
+        ("en;q=0.5, ru", "ru"),
+        ("FR-ca", "fr"),
+        ("es, it", "en"),
+        ("ru;q=0, ja;q=0.1", "ja"),
+        ("*", "en"),
+        ("de;q=bad, ja", "ja"),
+        ("", "en"),
+    ],
+)
+def test_a_new_player_without_a_locale_gets_the_best_of_accept_language(api, header, locale):
+    headers = {"Accept-Language": header} if header else {}
+    answer = api.post("players", {"name": "Aiko"}, **headers)
+    assert answer.status == 201 and answer.body["player"]["locale"] == locale

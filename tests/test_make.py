@@ -1,0 +1,167 @@
+"""The Makefile as a newcomer uses it: `make run` (and Ctrl-C), `make manage`,
+`make admin`, `make clean`, each run for real in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from bansugoroku import devserver, embedded_db
+from bench.api_bench import free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+# Never connected to: `check` and `--help` open no connection.
+NO_DATABASE = "postgres://user@127.0.0.1:1/none"
+
+pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+
+
+def make_env(**extra: str) -> dict[str, str]:
+    keep = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")}
+    return {**keep, **extra}
+
+
+def make(*args: str, cwd: Path = ROOT, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["make", "--no-print-directory", *args],
+        cwd=cwd,
+        env=make_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_make_manage_runs_a_command_with_development_settings():
+    result = make("manage", "ARGS=check", DATABASE_URL=NO_DATABASE)
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_make_manage_never_makes_production_settings_debug():
+    result = make("manage", "ARGS=check", DEBUG="0", DATABASE_URL=NO_DATABASE)
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set when DEBUG is off" in result.stderr
+
+
+def test_make_admin_creates_a_superuser():
+    result = make("admin", "ARGS=--help", DATABASE_URL=NO_DATABASE)
+    assert result.returncode == 0, result.stderr
+    assert "createsuperuser" in result.stdout
+
+
+def get(url: str, host: str) -> tuple[int, str]:
+    request = urllib.request.Request(url, headers={"Host": host})
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        return answer.status, answer.read().decode()
+
+
+def test_make_run_serves_and_ctrl_c_stops_it_and_the_embedded_database():
+    """Without DATABASE_URL, as a newcomer runs it: the embedded PostgreSQL starts, and
+    Ctrl-C (SIGINT to the terminal's process group) stops the server and, when no other
+    process uses it, the database."""
+    port = free_port()
+    process = subprocess.Popen(
+        ["make", "--no-print-directory", "run", f"PORT={port}"],
+        cwd=ROOT,
+        env=make_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+        # As in a terminal, whatever the test runner's own handling of SIGINT.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            assert process.poll() is None, process.communicate()[0]
+            try:
+                status, body = get(f"http://127.0.0.1:{port}/healthz", f"localhost:{port}")
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "make run did not answer"
+                time.sleep(0.5)
+        assert status == 200 and json.loads(body) == {"status": "ok"}
+        served = set(json.loads(embedded_db.CLIENTS_FILE.read_text()))
+        os.killpg(process.pid, signal.SIGINT)
+        output = process.communicate(timeout=60)[0]
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert "Traceback" not in output, output
+    with embedded_db._locked():
+        clients = embedded_db._read_clients()
+        assert not served & set(clients)
+        # Stopped by the last of its processes, unless something else still uses it.
+        assert clients or embedded_db._postmaster_pid() is None
+
+
+def test_make_run_on_every_interface_allows_this_machine_but_not_any_host(monkeypatch):
+    monkeypatch.setattr(devserver, "own_names", lambda: ["192.168.1.23", "box", "box.local"])
+    assert devserver.allowed_hosts("0.0.0.0") == [
+        "localhost",
+        "127.0.0.1",
+        "[::1]",
+        "192.168.1.23",
+        "box",
+        "box.local",
+    ]
+    assert devserver.allowed_hosts("127.0.0.1") == ["localhost", "127.0.0.1", "[::1]"]
+    assert devserver.allowed_hosts("10.0.0.5")[-1] == "10.0.0.5"
+
+
+def test_own_names_are_real_and_never_a_wildcard():
+    names = devserver.own_names()
+    assert "*" not in names and "127.0.0.1" not in names
+
+
+def test_make_clean_removes_what_the_project_writes_and_keeps_the_rest(tmp_path):
+    """Every git-ignored path but .env (the developer's own settings), in a copy."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    shutil.copy(ROOT / "Makefile", tree)
+    shutil.copy(ROOT / ".gitignore", tree)
+    (tree / "bansugoroku").mkdir()
+    (tree / "bansugoroku" / "settings.py").write_text("")
+    written = [
+        ".venv/bin/activate",
+        "bansugoroku/__pycache__/settings.cpython-311.pyc",
+        "stray.pyc",
+        "bansugoroku.egg-info/PKG-INFO",
+        ".pytest_cache/README.md",
+        ".mypy_cache/3.11/x.json",
+        ".ruff_cache/content",
+        ".hypothesis/examples/x",
+        ".pgdata/data/PG_VERSION",
+        "staticfiles/admin/x.css",
+        ".benchmarks/run.json",
+        "bench-results/run.txt",
+        "api.prof",
+        ".import_linter_cache/x",
+        ".celery/queue/x.msg",
+    ]
+    for name in written:
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        (tree / name).write_text("x")
+    (tree / ".env").write_text("SECRET_KEY=mine")
+    result = make("clean", cwd=tree)
+    assert result.returncode == 0, result.stderr
+    left = sorted(str(p.relative_to(tree)) for p in tree.rglob("*"))
+    assert left == [".env", ".gitignore", "Makefile", "bansugoroku", "bansugoroku/settings.py"]
+    # Nothing the project writes is missing from this test's list.
+    ignored = [line.strip("/") for line in (ROOT / ".gitignore").read_text().splitlines()]
+    patterns = {line for line in ignored if line and not line.startswith("#")} - {".env"}
+    covered = {"__pycache__", "*.pyc", "*.egg-info", "*.prof"} | {
+        name.split("/")[0] for name in written
+    }
+    assert patterns <= covered, patterns - covered
