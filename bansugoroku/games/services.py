@@ -10,6 +10,7 @@ the transaction commits. Nothing else writes game state.
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -34,6 +35,7 @@ from bansugoroku.games.errors import (
 )
 from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState, Turn
 from bansugoroku.games.store import CODE_ALPHABET, CODE_LENGTH, lock_seat, lock_table, token_hash
+from engine import cpu
 from engine.dice import seed_commitment
 from engine.game import GameError, GameValue, Roller, Step
 from engine.notation import position_id
@@ -169,6 +171,29 @@ def game_move(*, player: Player, code: str, version: int, moves: Sequence[Move])
             ) from None
 
     return _on_game(player, code, version, play)
+
+
+def cpu_move(*, code: str, game_number: int, turn_number: int) -> Change | None:
+    """The CPU's play of turn `turn_number` of game `game_number`, through the same locked
+    path as a person's move. Nothing happens, and None is returned, when that turn is no
+    longer the CPU's to play: the task ran twice, or the game ended or moved on."""
+    with _change():
+        table = lock_table(code)
+        game = table.current_game
+        if (
+            table.state != TableState.PLAYING
+            or game is None
+            or game.is_over
+            or (game.number, game.turn_number) != (game_number, turn_number)
+        ):
+            return None
+        seat = list(table.seats.all())[game.turn_seat]
+        if not seat.cpu:
+            return None
+        value = store.game_value(table, game)
+        rng = random.Random(secrets.randbits(64))
+        moves = cpu.choose(value.turn.position, value.dice, table.rules, cpu.Level(seat.cpu), rng)
+        return _step(table, game, value.play(seat.side, moves, store.roller(game)))
 
 
 def turn_undo(*, player: Player, code: str, version: int) -> Change:

@@ -1,20 +1,25 @@
-"""Celery tasks that read the events outbox: delivery, and the relay that retries it.
+"""Celery tasks that read the events outbox: delivery, the relay that retries it, and the
+CPU's turn.
 
-Delivery hands a table's new events to their readers and marks them delivered. The
-readers (turn notices, the CPU's turn, live updates) arrive with the next issues; each
-will be idempotent, because the relay may deliver an event twice when a worker dies
-between reading and marking.
+Delivery hands a table's new events to their readers and marks them delivered. Each
+reader is idempotent, because the relay may deliver an event twice when a worker dies
+between reading and marking: a `turn_started` for a CPU seat queues the CPU's play of
+that very turn, which does nothing once the turn is played. Turn notices and live
+updates will read the same events.
 """
 
 from __future__ import annotations
 
+import functools
 from datetime import timedelta
 
 from celery import shared_task
+from django.db import transaction
 from django.db.models import Max, Min
 from django.utils import timezone
 
-from bansugoroku.games.models import Event
+from bansugoroku.games import services
+from bansugoroku.games.models import Event, EventKind, Seat
 from bansugoroku.games.outbox import DELIVER, hand_on
 
 RELAY_AFTER = timedelta(minutes=1)
@@ -24,9 +29,33 @@ RELAY_AFTER = timedelta(minutes=1)
 @shared_task(name=DELIVER, ignore_result=True)
 def deliver_events(table_id: int, first: int, last: int) -> int:
     """Hand on the table's events `first` to `last`; returns how many were new."""
-    return Event.objects.filter(
-        table_id=table_id, sequence__range=(first, last), delivered_at=None
-    ).update(delivered_at=timezone.now())
+    with transaction.atomic():
+        # Two deliveries of the same events (the relay's and a late one) skip each other's
+        # rows; only the events are locked, not the table a change may be holding.
+        events = list(
+            Event.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(table_id=table_id, sequence__range=(first, last), delivered_at=None)
+            .select_related("table")
+        )
+        cpu_seats = set(
+            Seat.objects.filter(table_id=table_id).exclude(cpu="").values_list("number", flat=True)
+        )
+        for event in events:
+            if event.kind == EventKind.TURN_STARTED and event.seat in cpu_seats:
+                args = (event.table.code, event.payload["game"], event.payload["turn"])
+                transaction.on_commit(functools.partial(cpu_turn.delay, *args))
+        Event.objects.filter(pk__in=[event.pk for event in events]).update(
+            delivered_at=timezone.now()
+        )
+    return len(events)
+
+
+@shared_task(name="games.cpu_turn", ignore_result=True)
+def cpu_turn(code: str, game_number: int, turn_number: int) -> bool:
+    """Play the CPU's turn; False when it was played already or is no longer its turn."""
+    return (
+        services.cpu_move(code=code, game_number=game_number, turn_number=turn_number) is not None
+    )
 
 
 @shared_task(name="games.relay_events", ignore_result=True)
