@@ -20,7 +20,7 @@ DEV_ENV := DEBUG=$${DEBUG:-1}
 # mypy's Django plugin loads the settings, which never connect to this database.
 TYPECHECK_ENV := DEBUG=1 DATABASE_URL=postgres://127.0.0.1/typecheck
 
-.PHONY: install run manage admin test lint bench bench-api clean
+.PHONY: install run worker manage admin test lint bench bench-api clean
 
 install: $(STAMP)
 
@@ -34,6 +34,11 @@ run: install
 	$(DEV_ENV) $(BIN)/python -m bansugoroku.devserver $(HOST) $(PORT)
 
 # Any management command, with the development settings: make manage ARGS="shell".
+# The Celery worker, with beat inside it for the one-minute relay of undelivered events:
+# it plays the CPU's turns. Run it beside `make run`, in another terminal.
+worker: install
+	$(DEV_ENV) $(BIN)/celery -A bansugoroku worker --beat -l info -s .celery/beat-schedule
+
 manage: install
 	$(DEV_ENV) $(BIN)/python manage.py $(ARGS)
 
@@ -41,8 +46,10 @@ manage: install
 admin: install
 	$(DEV_ENV) $(BIN)/python manage.py createsuperuser $(ARGS)
 
+# Unless a broker is named, the tests' tasks go to kombu's in-memory transport, not to the
+# .celery/ folder that `make worker` reads: no stale backlog for the next development run.
 test: install
-	$(DEV_ENV) $(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(DEV_ENV) CELERY_BROKER_URL=$${CELERY_BROKER_URL:-memory://} $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .
