@@ -185,7 +185,7 @@ def _flip(b: list[int], opponent_bar: int, opponent_off: int) -> Position:
     )
 
 
-LOOKAHEAD_CANDIDATES = 3
+LOOKAHEAD_CANDIDATES = 8
 """How many of the statically best plays the lookahead compares."""
 _WIN = 1000.0
 """A win's worth in the evaluation's pips, times its points."""
