@@ -20,7 +20,7 @@ DEV_ENV := DEBUG=$${DEBUG:-1}
 # mypy's Django plugin loads the settings, which never connect to this database.
 TYPECHECK_ENV := DEBUG=1 DATABASE_URL=postgres://127.0.0.1/typecheck
 
-.PHONY: install run worker manage admin test lint bench bench-api clean
+.PHONY: install run worker manage admin test lint bench bench-cpu bench-api clean
 
 install: $(STAMP)
 
@@ -59,6 +59,15 @@ lint: install
 
 bench: install
 	$(BIN)/python -m engine.bench
+
+# The CPU levels against each other and the baselines: a quick look, 100 games a pair.
+CPU_GAMES := 100
+bench-cpu: install
+	for pair in "normal random" "normal pipcount" "normal easy" "easy random"; do \
+		set -- $$pair; $(BIN)/python -m engine match --a $$1 --b $$2 --games $(CPU_GAMES) || exit; \
+	done
+	$(BIN)/python -m engine match --a normal --b normal --no-lookahead-for-b --games $(CPU_GAMES)
+	$(BIN)/python -m engine match --a normal --b pipcount --games $(CPU_GAMES) --finish bear_off
 
 # The move API on gunicorn with production settings; DATABASE_URL, else embedded PostgreSQL.
 bench-api: install

@@ -1,18 +1,23 @@
 """`python -m engine`: the engine's command line, a stable interchange contract.
 
-`legal` answers JSON lines on stdin with JSON lines on stdout, one for one and in order,
-flushing each answer so a tool can hold a pipe open and ask one position at a time.
-A bad line gets `{"error": ...}` and the next line is still answered.
+`legal` and `cpu` answer JSON lines on stdin with JSON lines on stdout, one for one and
+in order, flushing each answer so a tool can hold a pipe open and ask one position at a
+time. A bad line gets `{"error": ...}` and the next line is still answered. `cpu` reads
+a `legal` request with a `level` ("easy" or "normal") and answers `{"moves": [...]}`,
+the CPU's play (an empty list for a pass). `match` plays games between two players.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import IO, Any
 
+from engine.cpu import Level, choose
+from engine.match import PLAYERS, Chooser, play_match, player, report
 from engine.plays import Outcome, board_of, legal_outcomes
 from engine.position import BAR, OFF, Position
 from engine.rules import Finish, Muji, Rules, Start
@@ -31,6 +36,11 @@ def answer(line: str) -> str:
 
 def _request(line: str) -> tuple[Position, tuple[int, int], Rules]:
     """The position, dice and rules of a request line, checked strictly."""
+    return _request_fields(_request_object(line, set()))
+
+
+def _request_object(line: str, extra: set[str]) -> dict[str, Any]:
+    """A request line's JSON object, with no field but position, dice, rules and `extra`."""
     if not line.strip():
         raise RequestError("empty line")
     try:
@@ -39,9 +49,13 @@ def _request(line: str) -> tuple[Position, tuple[int, int], Rules]:
         raise RequestError(f"not JSON: {exc}") from None
     if not isinstance(data, dict):
         raise RequestError("a request is a JSON object with position, dice and rules")
-    unknown = set(data) - {"position", "dice", "rules"}
+    unknown = set(data) - {"position", "dice", "rules"} - extra
     if unknown:
         raise RequestError(f"unknown field {sorted(unknown)[0]!r}")
+    return data
+
+
+def _request_fields(data: dict[str, Any]) -> tuple[Position, tuple[int, int], Rules]:
     if "position" not in data or "dice" not in data:
         raise RequestError("a request needs position and dice")
     position = Position.from_json(data["position"])
@@ -50,6 +64,19 @@ def _request(line: str) -> tuple[Position, tuple[int, int], Rules]:
     if rules.finish is Finish.IRI and position.off != (0, 0):
         raise RequestError("no stone is borne off under the iri finish")
     return position, dice, rules
+
+
+def cpu_answer(line: str, rng: random.Random) -> str:
+    """The answer line to one `cpu` request line: the moves of the CPU's play."""
+    data = _request_object(line, {"level"})
+    position, dice, rules = _request_fields(data)
+    if "level" not in data:
+        raise RequestError("a cpu request needs a level")
+    level = data["level"]
+    if not isinstance(level, str) or level not in set(Level):
+        raise RequestError(f"unknown level {level!r}: it is 'easy' or 'normal'")
+    moves = choose(position, dice, rules, Level(level), rng)
+    return json.dumps({"moves": [list(move) for move in moves]})
 
 
 def _plays_json(position: Position, outcomes: list[Outcome]) -> str:
@@ -88,9 +115,14 @@ def _dice(value: Any) -> tuple[int, int]:
 
 
 def serve_legal(lines: Iterable[str], out: IO[str]) -> None:
+    serve(answer, lines, out)
+
+
+def serve(respond: Callable[[str], str], lines: Iterable[str], out: IO[str]) -> None:
+    """Answer each line with `respond`, or with an error line; flush each answer."""
     for line in lines:
         try:
-            reply = answer(line)
+            reply = respond(line)
         except ValueError as exc:
             reply = json.dumps({"error": str(exc)}, ensure_ascii=False)
         except Exception as exc:  # the contract: an answer line, never a traceback
@@ -103,26 +135,56 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("legal", help="answer JSON lines on stdin with the legal plays")
+    cpu = commands.add_parser("cpu", help="answer JSON lines on stdin with the CPU's play")
+    cpu.add_argument("--seed", type=int, help="make the same choices (default: fresh)")
+    match = commands.add_parser("match", help="play games between two players")
+    match.add_argument("--a", choices=PLAYERS, default="normal")
+    match.add_argument("--b", choices=PLAYERS, default="random")
+    match.add_argument("--games", type=int, default=100)
+    match.add_argument("--seed", type=int, default=1)
+    match.add_argument("--no-lookahead-for-a", action="store_true", help="normal A: static only")
+    match.add_argument("--no-lookahead-for-b", action="store_true", help="normal B: static only")
+    _rule_options(match)
     play = commands.add_parser("selfplay", help="play random legal games and count results")
     play.add_argument("--games", type=int, default=100)
     play.add_argument("--seed", type=int, help="replay the same games (default: fresh dice)")
-    play.add_argument("--finish", choices=[f.value for f in Finish], default=Finish.IRI.value)
-    play.add_argument("--muji", choices=[m.value for m in Muji], default=Muji.BIGGER.value)
-    play.add_argument("--start", choices=[s.value for s in Start], default=Start.ALTERNATE.value)
+    _rule_options(play)
     play.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.command == "legal":
         serve_legal(sys.stdin, sys.stdout)
         return 0
+    if args.command == "cpu":
+        rng = random.SystemRandom() if args.seed is None else random.Random(args.seed)
+        serve(lambda line: cpu_answer(line, rng), sys.stdin, sys.stdout)
+        return 0
     if args.games < 1:
         parser.error("--games must be at least 1")
     rules = Rules(Finish(args.finish), Muji(args.muji), Start(args.start))
+    if args.command == "match":
+        a = _named(args.a, args.no_lookahead_for_a)
+        b = _named(args.b, args.no_lookahead_for_b)
+        if a[0] == b[0]:
+            a, b = (f"{a[0]} (A)", a[1]), (f"{b[0]} (B)", b[1])
+        print(report(play_match(a, b, rules, args.games, args.seed), rules), flush=True)
+        return 0
     summary = selfplay(rules, args.games, args.seed).to_json()
     if args.json:
         print(json.dumps(summary))
     else:
         _print_summary(rules, summary)
     return 0
+
+
+def _rule_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--finish", choices=[f.value for f in Finish], default=Finish.IRI.value)
+    parser.add_argument("--muji", choices=[m.value for m in Muji], default=Muji.BIGGER.value)
+    parser.add_argument("--start", choices=[s.value for s in Start], default=Start.ALTERNATE.value)
+
+
+def _named(name: str, no_lookahead: bool) -> tuple[str, Chooser]:
+    lookahead = not (name == "normal" and no_lookahead)
+    return (name if lookahead else "normal, no lookahead"), player(name, lookahead)
 
 
 def _print_summary(rules: Rules, summary: dict[str, Any]) -> None:

@@ -106,3 +106,54 @@ def test_selfplay_reports_games_turns_passes_and_wins_by_value():
 def test_selfplay_refuses_bad_options():
     assert run("selfplay", "--games", "0").returncode == 2
     assert run("selfplay", "--muji", "sometimes").returncode == 2
+
+
+def cpu(*requests: object, seed: str = "3") -> list[dict]:
+    lines = "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in requests)
+    done = run("cpu", "--seed", seed, stdin=lines)
+    assert done.returncode == 0 and done.stderr == ""
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_cpu_answers_each_line_with_the_moves_of_a_legal_play():
+    requests = [
+        {"position": START, "dice": [3, 1], "rules": {}, "level": level}
+        for level in ("normal", "easy")
+    ]
+    answers = cpu(*requests)
+    legal_moves = [p["moves"] for p in legal({"position": START, "dice": [3, 1]})[0]["plays"]]
+    assert answers[0] == {"moves": [[8, 5], [6, 5]]}
+    assert answers[1]["moves"] in legal_moves
+    assert cpu(*requests) == answers, "a seed makes the same choices"
+
+
+def test_cpu_passes_with_an_empty_list():
+    position = {"points": [14] + [0] * 17 + [-2, 0, 0, -2, 0, -11], "bar": [1, 0], "off": [0, 0]}
+    assert cpu({"position": position, "dice": [6, 3], "level": "easy"}) == [{"moves": []}]
+
+
+@pytest.mark.parametrize(
+    ("request_line", "why"),
+    [
+        ("not json", "not JSON"),
+        ({"position": START, "dice": [1, 2]}, "needs a level"),
+        ({"position": START, "dice": [1, 2], "level": "hard"}, "unknown level"),
+        ({"position": START, "dice": [1, 2], "level": 1}, "unknown level"),
+        ({"position": START, "dice": [1, 2], "level": "easy", "extra": 1}, "unknown field"),
+        ({"position": START, "dice": [0, 2], "level": "easy"}, "dice"),
+    ],
+)
+def test_cpu_answers_a_bad_line_with_an_error_and_goes_on(request_line, why):
+    bad, good = cpu(request_line, {"position": START, "dice": [1, 1], "level": "normal"})
+    assert set(bad) == {"error"} and why in bad["error"]
+    assert "moves" in good
+
+
+def test_match_reports_win_rates_points_and_times():
+    done = run("match", "--a", "easy", "--b", "pipcount", "--games", "4", "--seed", "2")
+    assert done.returncode == 0, done.stderr
+    assert "games: 4" in done.stdout and "95% CI" in done.stdout and "ms p95" in done.stdout
+    again = run("match", "--a", "easy", "--b", "pipcount", "--games", "4", "--seed", "2")
+    wins = [line.split("choose")[0] for line in done.stdout.splitlines()]
+    assert wins == [line.split("choose")[0] for line in again.stdout.splitlines()]
+    assert run("match", "--a", "grandmaster").returncode == 2
