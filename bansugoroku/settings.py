@@ -183,7 +183,10 @@ if DEBUG:
 
 # The REST API: bearer tokens, one error shape, rate limits per token and per address.
 REST_FRAMEWORK: dict[str, Any] = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["bansugoroku.api.auth.BearerTokenAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "bansugoroku.api.auth.BearerTokenAuthentication",
+        "bansugoroku.front.identity.CookieTokenAuthentication",
+    ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # JSON only, refused over API_MAX_BODY_SIZE and when nested too deep to parse.
     "DEFAULT_PARSER_CLASSES": ["bansugoroku.api.parsers.JSONParser"],
