@@ -43,7 +43,8 @@ def send_email(recipient: Recipient, kind: str, content: Content) -> None:
     try:
         message.send()
     except AnymailRecipientsRefused as exc:
-        raise PermanentError(str(exc)) from exc
+        said = exc.response.text[:500] if exc.response is not None else ""
+        raise PermanentError(f"{exc}: {said}" if said else str(exc)) from exc
     except Exception as exc:  # anymail, requests and smtplib raise many kinds
         raise TransientError(f"{type(exc).__name__}: {exc}") from exc
 
