@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from bansugoroku.api.serializers import StrictSerializer, Text
 from notifications.models import EmailMode, Kind
+
+MAX_MUTES = 500
 
 
 class Bool(serializers.BooleanField):
@@ -17,6 +20,28 @@ class Bool(serializers.BooleanField):
         if type(data) is not bool:
             self.fail("invalid", input=data)
         return data
+
+
+@extend_schema_field(
+    {"type": "array", "items": {"type": "string", "maxLength": 6}, "maxItems": MAX_MUTES}
+)
+class TableCodes(serializers.Field[list[str], Any, list[str], Any]):
+    """Table codes, checked in one step: a nested list field would report errors by
+    index, as a dict with integer keys."""
+
+    default_error_messages = {
+        "invalid": f"a list of at most {MAX_MUTES} table codes, each 6 characters at most"
+    }
+
+    def to_internal_value(self, data: Any) -> list[str]:
+        if type(data) is not list or len(data) > MAX_MUTES:
+            self.fail("invalid")
+        if any(type(code) is not str or not 1 <= len(code) <= 6 for code in data):
+            self.fail("invalid")
+        return list(data)
+
+    def to_representation(self, value: Any) -> list[str]:
+        return list(value)
 
 
 class ChannelsSerializer(StrictSerializer):
@@ -34,9 +59,7 @@ KindsSerializer = type("KindsSerializer", (StrictSerializer,), _kinds())
 class PreferencesSerializer(StrictSerializer):
     email_mode = serializers.ChoiceField(EmailMode.choices, required=False)
     kinds = KindsSerializer(required=False, help_text="Only the kinds and channels to change.")
-    muted_tables = serializers.ListField(
-        child=Text(min_length=1, max_length=6),
-        max_length=500,
+    muted_tables = TableCodes(
         required=False,
         help_text="Replaces the list: the codes of your tables to hear nothing about.",
     )
