@@ -37,6 +37,8 @@ class Received:
 class FakePostmark:
     url: str
     received: list[Received] = field(default_factory=list)
+    arrived: int = 0
+    """Requests that reached the server, answered or not yet."""
     answer: str = "ok"
     """"ok", "inactive" (the recipient bounced before: 422, ErrorCode 406), "down" (500)."""
     delay: float = 0.0
@@ -57,6 +59,8 @@ def _handler(fake: FakePostmark) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", 0))
             body = json.loads(self.rfile.read(length))
+            with fake.lock:
+                fake.arrived += 1
             time.sleep(fake.delay)
             with fake.lock:
                 fake.received.append(Received(self.path, dict(self.headers), body))

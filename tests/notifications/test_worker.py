@@ -4,16 +4,12 @@ over the same notices send each exactly once."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
-from django.db import connections
 from django.utils import timezone
 
 from bansugoroku.celery import app
@@ -24,6 +20,7 @@ from notifications.tasks import send_due, send_notice
 from tests.client import Api, mover, open_table
 from tests.games.test_tasks import worker_running
 from tests.notifications.postmark import FakePostmark
+from tests.notifications.processes import worker_processes
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -79,56 +76,8 @@ def test_a_move_through_the_api_mails_the_opponent(api, postmark, settings):
 @pytest.fixture
 def two_workers(postmark: FakePostmark) -> Iterator[None]:
     """Two worker processes of four threads each, on the test's broker and database."""
-    db = connections["default"].settings_dict
-    env = os.environ | {
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "CELERY_BROKER_URL": app.conf.broker_url,
-        "DJANGO_SETTINGS_MODULE": "bansugoroku.settings",
-        "DEBUG": "1",
-        "EMAIL_BACKEND": "anymail.backends.postmark.EmailBackend",
-        "ANYMAIL_POSTMARK_SERVER_TOKEN": "test-token",
-        "ANYMAIL_POSTMARK_API_URL": postmark.url,
-        "NOTICE_LOOKING_WINDOW": "0",
-        "NOTICE_EMAIL_SPACING": "0",
-    }
-    workers = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "bansugoroku",
-                "worker",
-                "-P",
-                "threads",
-                "-c",
-                "4",
-                "-n",
-                f"racer{n}@%h",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "-l",
-                "warning",
-            ],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        for n in range(2)
-    ]
-    try:
+    with worker_processes(postmark, count=2, threads=4):
         yield
-    finally:
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:
-            try:
-                worker.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                worker.kill()
-                worker.wait()
 
 
 def test_two_workers_racing_over_the_same_notices_send_each_once(postmark, two_workers):
