@@ -20,6 +20,7 @@ class Received:
     path: str
     headers: dict[str, str]
     body: dict[str, Any]
+    at: float = field(default_factory=time.monotonic)
 
     @property
     def to(self) -> str:
