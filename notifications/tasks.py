@@ -40,5 +40,7 @@ def outbox_notices(table_id: int, events: Iterable[Event]) -> int:
     queue their sending after it commits; returns how many were made."""
     made = make_notices(table_id, events)
     for notice_id in made:
-        transaction.on_commit(functools.partial(send_notice.delay, notice_id))
+        # robust: a broker gone away loses only the message, and `send_due` makes up for
+        # it; it must not keep the next notices from being queued.
+        transaction.on_commit(functools.partial(send_notice.delay, notice_id), robust=True)
     return len(made)
