@@ -18,7 +18,7 @@ from typing import Any
 from anymail.exceptions import AnymailRecipientsRefused
 
 from bansugoroku.games.models import Player
-from notifications.content import Content
+from notifications.content import Content, table_url
 from notifications.errors import PermanentError, TransientError
 from notifications.mail import notice_email
 from notifications.models import Channel
@@ -31,11 +31,12 @@ class Recipient:
     """The confirmed e-mail address, for the e-mail channel; empty for the others."""
 
 
-Sender = Callable[[Recipient, str, Content], None]
-"""send(recipient, kind, content)"""
+Sender = Callable[[Recipient, str, str, Content], None]
+"""send(recipient, kind, table code, content): the code is the table the notice is
+about, which a "your turn" e-mail lists among the others waiting."""
 
 
-def send_email(recipient: Recipient, kind: str, content: Content) -> None:
+def send_email(recipient: Recipient, kind: str, code: str, content: Content) -> None:
     """Through the configured backend (an anymail one in production). A refused address
     is permanent; anything else (the provider down, a timeout, a bad token) is worth
     trying again, and must not hold the address against its owner."""
@@ -52,15 +53,15 @@ def send_email(recipient: Recipient, kind: str, content: Content) -> None:
 def push_sender(send_to_player: Callable[[int, dict[str, Any]], None]) -> Sender:
     """A push channel's sender, from the push module's `send_to_player`."""
 
-    def send(recipient: Recipient, kind: str, content: Content) -> None:
-        first = content.tables[0] if content.tables else None
-        body = " ".join(first.lines if first and first.lines else content.intro)
+    def send(recipient: Recipient, kind: str, code: str, content: Content) -> None:
+        about = content.line_about(code)
+        body = " ".join(about.lines if about and about.lines else content.intro)
         payload = {
             "kind": kind,
             "title": content.subject,
             "body": body,
-            "table": first.code if first else None,
-            "url": first.url if first else None,
+            "table": code,
+            "url": table_url(code),
         }
         send_to_player(recipient.player.pk, payload)
 

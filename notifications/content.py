@@ -23,7 +23,7 @@ from bansugoroku.games import queries
 from bansugoroku.games.models import Event, Player, Seat, Table, TableState
 from bansugoroku.site import site_url
 from engine.names import roll_name
-from notifications.models import Kind
+from notifications.models import Kind, TableMute
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,10 @@ class Content:
     subject: str
     intro: list[str]
     tables: list[TableLine] = field(default_factory=list)
+
+    def line_about(self, code: str) -> TableLine | None:
+        """The table the notice was made for, among those listed."""
+        return next((table for table in self.tables if table.code == code), None)
 
 
 def table_url(code: str) -> str:
@@ -73,11 +77,13 @@ def for_notice(kind: str, event: Event, player: Player) -> Content:
 
 
 def your_turn(player: Player) -> Content:
-    """Every table where the player's move is awaited, oldest first."""
+    """Every table where the player's move is awaited, oldest first, but those muted."""
+    muted = set(TableMute.objects.filter(player=player).values_list("table_id", flat=True))
     waiting = [
         _waiting_line(seat, table, game, other, other_player)
         for seat, table, game, other, other_player in queries.tables_of_player(player.pk)
-        if table.state == TableState.PLAYING
+        if table.pk not in muted
+        and table.state == TableState.PLAYING
         and game is not None
         and not game.is_over
         and game.turn_seat == seat.number

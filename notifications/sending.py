@@ -73,25 +73,29 @@ def send_notice(notice_id: int) -> str:
 def _send(notice: Notice) -> str:
     now = timezone.now()
     prefs = _locked_prefs(notice)
-    decision = _turn_check(notice, now) if notice.kind == Kind.YOUR_TURN else None
-    recipient = None
-    if decision is None:
-        decision_or_recipient = _channel_check(notice, prefs)
-        if isinstance(decision_or_recipient, Skip):
-            decision = decision_or_recipient
-        else:
-            recipient = decision_or_recipient
-    if decision is None and notice.kind == Kind.YOUR_TURN and notice.channel == Channel.EMAIL:
-        decision = _spacing_check(prefs, now)
-    if isinstance(decision, Skip):
-        _finish(notice, NoticeStatus.SKIPPED, decision.why)
-        return f"skipped: {decision.why}"
-    if isinstance(decision, Delay):
-        notice.next_attempt_at = decision.until
+    decided = _decide(notice, prefs, now)
+    if isinstance(decided, Skip):
+        _finish(notice, NoticeStatus.SKIPPED, decided.why)
+        return f"skipped: {decided.why}"
+    if isinstance(decided, Delay):
+        notice.next_attempt_at = decided.until
         notice.save(update_fields=["next_attempt_at"])
-        return f"delayed until {decision.until.isoformat()}: {decision.why}"
-    assert recipient is not None
-    return _attempt(notice, recipient, prefs, now)
+        return f"delayed until {decided.until.isoformat()}: {decided.why}"
+    return _attempt(notice, decided, prefs, now)
+
+
+def _decide(notice: Notice, prefs: Preferences, now: datetime) -> Skip | Delay | Recipient:
+    """Never, later, or now and to whom."""
+    if notice.kind == Kind.YOUR_TURN and (about_turn := _turn_check(notice, now)):
+        return about_turn
+    found = _channel_check(notice, prefs)
+    if (
+        isinstance(found, Recipient)
+        and notice.kind == Kind.YOUR_TURN
+        and notice.channel == Channel.EMAIL
+    ):
+        return _spacing_check(prefs, now) or found
+    return found
 
 
 def _locked_prefs(notice: Notice) -> Preferences:
@@ -159,7 +163,7 @@ def _attempt(notice: Notice, recipient: Recipient, prefs: Preferences, now: date
     said = content.for_notice(notice.kind, notice.event, notice.player)
     notice.attempts += 1
     try:
-        SENDERS[notice.channel](recipient, notice.kind, said)
+        SENDERS[notice.channel](recipient, notice.kind, notice.table.code, said)
     except TransientError as exc:
         Attempt.objects.create(
             notice=notice, channel=notice.channel, outcome=AttemptOutcome.TRANSIENT, error=str(exc)

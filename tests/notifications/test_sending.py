@@ -25,6 +25,7 @@ from notifications.models import (
     Notice,
     Preferences,
     Suppression,
+    TableMute,
 )
 from tests.notifications.helpers import deliver, notice, play_turn, player, started, unseen
 
@@ -274,3 +275,18 @@ def test_without_a_confirmed_address_nothing_is_mailed(postmark):
     answer = sending.send_notice(notice(table, host, "your_turn").pk)
     assert answer == "skipped: no confirmed e-mail address"
     assert postmark.received == []
+
+
+def test_a_muted_table_is_neither_told_nor_listed(postmark, settings):
+    settings.NOTICE_EMAIL_SPACING = timedelta(0)
+    host = player("Aiko", "a@example.com")
+    told, muted = started(host, player("Ben")), started(host, player("Chie"))
+    TableMute.objects.create(player=host, table=muted)
+    for table in (told, muted):
+        deliver(table)
+        unseen(table)
+
+    assert not Notice.objects.filter(table=muted).exists(), "muted when the event came"
+    assert sending.send_notice(notice(told, host, "your_turn").pk) == "sent"
+    (mail,) = postmark.received
+    assert told.code in mail.body["TextBody"] and muted.code not in mail.body["TextBody"]
