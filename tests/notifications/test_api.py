@@ -234,3 +234,14 @@ def test_a_stale_patch_never_500s(host):
     assert answer.status == 400
     answer = Api(host.token).call("POST", "players/me/email/confirm", raw='{"token": ')
     assert answer.status == 400
+
+
+def test_a_provider_down_answers_503_and_keeps_the_address(host, postmark):
+    postmark.answer = "down"
+    answer = host.call("PATCH", "players/me", {"email": "aiko@example.com"})
+    assert answer.status == 503 and answer.body["code"] == "mail_unavailable"
+    assert answer.headers["Retry-After"] == "60"
+    assert host.get("players/me/notices").body["email"]["address"] == "aiko@example.com"
+    postmark.answer = "ok"
+    assert host.call("PATCH", "players/me", {"email": "aiko@example.com"}).status == 200
+    assert [m.to for m in postmark.received] == ["aiko@example.com"] * 2
