@@ -334,6 +334,7 @@ ANYMAIL = env_prefixed("ANYMAIL_")
 NOTICE_EMAIL_SPACING = env_duration("NOTICE_EMAIL_SPACING", timedelta(hours=3))
 NOTICE_LOOKING_WINDOW = env_duration("NOTICE_LOOKING_WINDOW", timedelta(minutes=5))
 NOTICE_RETRY_AFTER = env_duration("NOTICE_RETRY_AFTER", timedelta(minutes=1))
+NOTICE_RETRY_MAX_PAUSE = env_duration("NOTICE_RETRY_MAX_PAUSE", timedelta(hours=6))
 NOTICE_MAX_ATTEMPTS = env_int("NOTICE_MAX_ATTEMPTS", 8, minimum=1)
 NOTICE_CONFIRM_MAX_AGE = env_duration("NOTICE_CONFIRM_MAX_AGE", timedelta(days=2))
 LOCALE_PATHS = [BASE_DIR / "notifications" / "locale"]

@@ -45,8 +45,9 @@ def recipients(event: Event, seats: Sequence[Seat]) -> list[tuple[Kind, int]]:
 
 
 def make_notices(table_id: int, events: Iterable[Event]) -> list[int]:
-    """Write the notices of a table's events; the ids of those made now. An event
-    handed on twice makes nothing the second time: (event, player, channel) is unique."""
+    """Write the notices of a table's events; the ids of the events' pending notices.
+    An event handed on twice makes nothing the second time: (event, player, channel)
+    is unique."""
     events = list(events)
     if not events:
         return []

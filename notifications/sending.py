@@ -42,7 +42,7 @@ from notifications.models import (
 )
 
 DIGEST_SPACING = timedelta(days=1)
-RETRY_CAP = timedelta(hours=6)
+"""The daily digest's spacing: what the mode means, not a setting."""
 
 
 @dataclass(frozen=True)
@@ -172,7 +172,7 @@ def _attempt(notice: Notice, recipient: Recipient, prefs: Preferences, now: date
             _finish(notice, NoticeStatus.FAILED, f"gave up after {notice.attempts} attempts")
             return "failed: too many transient errors"
         pause = settings.NOTICE_RETRY_AFTER * 2 ** (notice.attempts - 1)
-        notice.next_attempt_at = now + min(pause, RETRY_CAP)
+        notice.next_attempt_at = now + min(pause, settings.NOTICE_RETRY_MAX_PAUSE)
         notice.save(update_fields=["attempts", "next_attempt_at"])
         return f"retry at {notice.next_attempt_at.isoformat()}"
     except PermanentError as exc:
