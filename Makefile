@@ -20,7 +20,7 @@ DEV_ENV := DEBUG=$${DEBUG:-1}
 # mypy's Django plugin loads the settings, which never connect to this database.
 TYPECHECK_ENV := DEBUG=1 DATABASE_URL=postgres://127.0.0.1/typecheck
 
-.PHONY: install run worker manage admin test lint bench bench-cpu bench-api clean
+.PHONY: install run worker manage admin messages test lint bench bench-cpu bench-api clean
 
 install: $(STAMP)
 
@@ -45,6 +45,11 @@ manage: install
 # An account for the admin (/admin/).
 admin: install
 	$(DEV_ENV) $(BIN)/python manage.py createsuperuser $(ARGS)
+
+# The notices' message catalogues: compile after editing a .po file (needs GNU gettext);
+# the .mo files are kept in git, so a deployment needs no gettext.
+messages: install
+	cd notifications && $(TYPECHECK_ENV) PYTHONPATH=$(CURDIR) ../$(BIN)/python -m django compilemessages --settings=bansugoroku.settings
 
 # Unless a broker is named, the tests' tasks go to kombu's in-memory transport, not to the
 # .celery/ folder that `make worker` reads: no stale backlog for the next development run.

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
+from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
@@ -118,3 +119,31 @@ def env_pattern(name: str, pattern: str, example: str) -> str | None:
     if value is not None and not re.fullmatch(pattern, value):
         raise ImproperlyConfigured(f"{name}={value!r} is not valid; expected e.g. {example}.")
     return value
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def env_duration(name: str, default: timedelta) -> timedelta:
+    """A duration as a whole number with a unit, `90s`, `5m`, `3h` or `1d`, or plain
+    seconds; `0` turns off what it paces."""
+    value = _raw(name)
+    if value is None:
+        return default
+    found = re.fullmatch(r"(\d+)\s*([smhd]?)", value.lower())
+    if found is None:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a duration; write e.g. 90s, 5m, 3h, 1d or 0."
+        )
+    return timedelta(seconds=int(found[1]) * _UNITS[found[2] or "s"])
+
+
+def env_prefixed(prefix: str) -> dict[str, str]:
+    """Every set variable whose name starts with `prefix`, by the rest of its name:
+    `ANYMAIL_POSTMARK_SERVER_TOKEN` is `POSTMARK_SERVER_TOKEN` for the prefix `ANYMAIL_`."""
+    return {
+        name.removeprefix(prefix): value
+        for name in sorted(os.environ)
+        if name.startswith(prefix) and len(name) > len(prefix)
+        if (value := _raw(name)) is not None
+    }

@@ -20,10 +20,12 @@ from django.core.exceptions import ImproperlyConfigured
 from bansugoroku.env import (
     env_bool,
     env_choice,
+    env_duration,
     env_int,
     env_list,
     env_origins,
     env_pattern,
+    env_prefixed,
     env_required,
     env_str,
     env_url,
@@ -205,6 +207,7 @@ REST_FRAMEWORK: dict[str, Any] = {
         "player": env_str("THROTTLE_PLAYER", "1200/min"),
         "address": env_str("THROTTLE_ADDRESS", "6000/min"),
         "join": env_str("THROTTLE_JOIN", "30/min"),
+        "confirm_email": env_str("THROTTLE_CONFIRM_EMAIL", "5/hour"),
     },
     "UNAUTHENTICATED_USER": None,
 }
@@ -318,10 +321,23 @@ if BEHIND_HTTPS_PROXY:
 REST_FRAMEWORK["NUM_PROXIES"] = env_int("NUM_PROXIES", 0, minimum=0)
 
 # E-mail: console in development; an anymail backend in production, for example
-# EMAIL_BACKEND=anymail.backends.postmark.EmailBackend (its ANYMAIL settings come later).
+# EMAIL_BACKEND=anymail.backends.postmark.EmailBackend. Every ANYMAIL_<NAME> variable is
+# ANYMAIL["<NAME>"] (ANYMAIL_POSTMARK_SERVER_TOKEN, ANYMAIL_WEBHOOK_SECRET, ...), so any
+# provider anymail knows is configured from the environment alone.
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Ban-sugoroku <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+ANYMAIL = env_prefixed("ANYMAIL_")
+
+# Notices (notifications/): how "your turn" e-mails are paced, and when a player counts
+# as looking at the table (then no notice disturbs them). 0 turns either off.
+NOTICE_EMAIL_SPACING = env_duration("NOTICE_EMAIL_SPACING", timedelta(hours=3))
+NOTICE_LOOKING_WINDOW = env_duration("NOTICE_LOOKING_WINDOW", timedelta(minutes=5))
+NOTICE_RETRY_AFTER = env_duration("NOTICE_RETRY_AFTER", timedelta(minutes=1))
+NOTICE_RETRY_MAX_PAUSE = env_duration("NOTICE_RETRY_MAX_PAUSE", timedelta(hours=6))
+NOTICE_MAX_ATTEMPTS = env_int("NOTICE_MAX_ATTEMPTS", 8, minimum=1)
+NOTICE_CONFIRM_MAX_AGE = env_duration("NOTICE_CONFIRM_MAX_AGE", timedelta(days=2))
+LOCALE_PATHS = [BASE_DIR / "notifications" / "locale"]
 
 # Celery (bansugoroku/celery.py reads every CELERY_* setting). Without a broker URL the
 # tasks queue as files in the git-ignored .celery/ folder, which a worker on the same
@@ -339,7 +355,11 @@ CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Events a worker never delivered (broker down, worker killed) are handed on again.
-CELERY_BEAT_SCHEDULE = {"relay-events": {"task": "games.relay_events", "schedule": 60.0}}
+# Notices that are due (delayed, retried, or lost on the way) are queued every minute.
+CELERY_BEAT_SCHEDULE = {
+    "relay-events": {"task": "games.relay_events", "schedule": 60.0},
+    "notices-due": {"task": "notifications.send_due", "schedule": 60.0},
+}
 CELERY_TIMEZONE = TIME_ZONE
 
 LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"])

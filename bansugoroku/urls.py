@@ -6,6 +6,8 @@ urlpatterns = [
     path("", include("bansugoroku.front.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("bansugoroku.api.urls")),
+    # The mail provider's tracking webhooks (bounces, complaints): notifications.webhooks.
+    path("anymail/", include("anymail.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up script as a file of its own, so the
     # page's Content-Security-Policy needs no inline script.

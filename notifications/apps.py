@@ -6,3 +6,6 @@ class NotificationsConfig(AppConfig):
     label = "notifications"
     verbose_name = "Notifications"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from notifications import webhooks  # noqa: F401 - connects the tracking receiver

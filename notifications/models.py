@@ -1,1 +1,186 @@
-# Notification models arrive with the game service.
+"""Who is told what, through which channel, and the record of every send.
+
+A `Notice` is made from an outbox `Event` for one player and one channel, in the
+transaction that hands the event on, and is unique per (event, player, channel): an
+event delivered twice makes no second notice. Sending claims the row, tries its
+channel's sender and writes an `Attempt`, so "why did I get no e-mail?" has an answer
+in the admin.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+from bansugoroku.games.models import Event, Player, Table
+
+
+class Channel(models.TextChoices):
+    EMAIL = "email"
+    PUSH = "push"
+
+
+class Kind(models.TextChoices):
+    YOUR_TURN = "your_turn"
+    GAME_OVER = "game_over"
+    OPPONENT_JOINED = "opponent_joined"
+    TABLE_CLOSING = "table_closing"
+    TABLE_CLOSED = "table_closed"
+
+
+class EmailMode(models.TextChoices):
+    EACH_TURN = "each_turn"
+    """A "your turn" e-mail for each turn, at most one every NOTICE_EMAIL_SPACING."""
+    DAILY_DIGEST = "daily_digest"
+    """At most one "your turn" e-mail a day, listing every table waiting."""
+
+
+class EmailAddress(models.Model):
+    """The player's one e-mail address; mail goes to it only once it is confirmed."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="email_address")
+    address = models.EmailField(max_length=254)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "e-mail addresses"
+
+    def __str__(self) -> str:
+        return self.address
+
+    @property
+    def confirmed(self) -> bool:
+        return self.confirmed_at is not None
+
+
+def default_kinds() -> dict[str, bool]:
+    return {kind.value: True for kind in Kind}
+
+
+class Preferences(models.Model):
+    """Which kinds of notice a player wants on each channel, and how e-mail is paced.
+
+    A player without a row has the defaults: every kind on both channels, an e-mail
+    for each turn (spaced)."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="notice_prefs")
+    email_kinds = models.JSONField(default=default_kinds)
+    push_kinds = models.JSONField(default=default_kinds)
+    email_mode = models.CharField(
+        max_length=16, choices=EmailMode.choices, default=EmailMode.EACH_TURN
+    )
+    last_turn_email_at = models.DateTimeField(null=True, blank=True)
+    """When the latest "your turn" e-mail (or digest) went out: the next waits."""
+    push_stopped_at = models.DateTimeField(null=True, blank=True)
+    """When push failed for good (no subscription left); registering one clears it."""
+
+    class Meta:
+        verbose_name_plural = "preferences"
+
+    def __str__(self) -> str:
+        return f"preferences of {self.player}"
+
+    def wants(self, kind: str, channel: str) -> bool:
+        kinds = self.email_kinds if channel == Channel.EMAIL else self.push_kinds
+        return bool(kinds.get(kind, True))
+
+
+class TableMute(models.Model):
+    """No notice at all about this table for this player, whatever the kind."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="table_mutes")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "table"], name="one_mute_per_table")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} mutes {self.table}"
+
+
+class NoticeStatus(models.TextChoices):
+    PENDING = "pending"
+    SENT = "sent"
+    SKIPPED = "skipped"
+    """Not sent, and rightly: turned off, muted, no address, already played, folded."""
+    FAILED = "failed"
+    """A permanent error, or too many transient ones."""
+
+
+class Notice(models.Model):
+    """One notice to one player on one channel, made from an event."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="notices")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    channel = models.CharField(max_length=8, choices=Channel.choices)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    status = models.CharField(
+        max_length=8, choices=NoticeStatus.choices, default=NoticeStatus.PENDING
+    )
+    next_attempt_at = models.DateTimeField()
+    """When it may be sent: now, or later when delayed (player looking, spacing, retry)."""
+    attempts = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    done_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=200, blank=True)
+    """Why it ended as it did: sent, folded into another, turned off, the error."""
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "player", "channel"], name="one_notice_per_event_player_channel"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["next_attempt_at"],
+                name="notice_pending",
+                condition=Q(status="pending"),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} by {self.channel} to {self.player}"
+
+
+class AttemptOutcome(models.TextChoices):
+    SENT = "sent"
+    TRANSIENT = "transient"
+    PERMANENT = "permanent"
+
+
+class Attempt(models.Model):
+    """One try at sending a notice, with its outcome and the error if any."""
+
+    notice = models.ForeignKey(Notice, on_delete=models.CASCADE, related_name="attempts_made")
+    at = models.DateTimeField(auto_now_add=True)
+    channel = models.CharField(max_length=8, choices=Channel.choices)
+    outcome = models.CharField(max_length=10, choices=AttemptOutcome.choices)
+    error = models.TextField(blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.channel} {self.outcome} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class SuppressionReason(models.TextChoices):
+    BOUNCED = "bounced"
+    COMPLAINED = "complained"
+    FAILED = "failed"
+    """The provider refused the address for good when we sent."""
+
+
+class Suppression(models.Model):
+    """An address no mail goes to: it bounced, its owner complained, or it failed."""
+
+    address = models.EmailField(max_length=254, unique=True)
+    """Lower-cased."""
+    reason = models.CharField(max_length=12, choices=SuppressionReason.choices)
+    detail = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.address} ({self.reason})"

@@ -3,12 +3,22 @@ import secrets
 import string
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from bansugoroku.env import env_bool, env_choice, env_int, env_list, env_required, env_url
+from bansugoroku.env import (
+    env_bool,
+    env_choice,
+    env_duration,
+    env_int,
+    env_list,
+    env_prefixed,
+    env_required,
+    env_url,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -105,6 +115,45 @@ def run_python(args, env):
 def load_settings(env, expression="settings.DEBUG"):
     code = f"from django.conf import settings; print({expression})"
     return run_python(["-c", code], env)
+
+
+@pytest.mark.parametrize(
+    ("value", "seconds"),
+    [("90", 90), ("90s", 90), ("5m", 300), ("3h", 10800), ("1d", 86400), ("0", 0), ("2 H", 7200)],
+)
+def test_env_duration(monkeypatch, value, seconds):
+    monkeypatch.setenv("WAIT", value)
+    assert env_duration("WAIT", timedelta(hours=1)) == timedelta(seconds=seconds)
+
+
+@pytest.mark.parametrize("value", ["-5m", "3 hours", "1.5h", "h", "5w"])
+def test_env_duration_refuses_other_values(monkeypatch, value):
+    monkeypatch.setenv("WAIT", value)
+    with pytest.raises(ImproperlyConfigured, match="not a duration"):
+        env_duration("WAIT", timedelta(0))
+
+
+def test_env_prefixed_takes_the_set_variables_by_the_rest_of_their_name(monkeypatch):
+    monkeypatch.setenv("ANYMAIL_POSTMARK_SERVER_TOKEN", "abc")
+    monkeypatch.setenv("ANYMAIL_WEBHOOK_SECRET", "u:p")
+    monkeypatch.setenv("ANYMAIL_EMPTY", " ")
+    monkeypatch.setenv("ANYMAIL_", "nameless")
+    assert env_prefixed("ANYMAIL_") == {"POSTMARK_SERVER_TOKEN": "abc", "WEBHOOK_SECRET": "u:p"}
+
+
+def test_anymail_is_configured_from_the_environment_alone():
+    env = {
+        **PRODUCTION_ENV,
+        "EMAIL_BACKEND": "anymail.backends.postmark.EmailBackend",
+        "ANYMAIL_POSTMARK_SERVER_TOKEN": "token",
+        "ANYMAIL_POSTMARK_API_URL": "http://127.0.0.1:9/",
+    }
+    result = load_settings(env, "settings.EMAIL_BACKEND, sorted(settings.ANYMAIL.items())")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == (
+        "anymail.backends.postmark.EmailBackend "
+        "[('POSTMARK_API_URL', 'http://127.0.0.1:9/'), ('POSTMARK_SERVER_TOKEN', 'token')]"
+    )
 
 
 def test_production_settings_load():

@@ -121,6 +121,18 @@ class PlayerCreateSerializer(StrictSerializer):
 class PlayerUpdateSerializer(StrictSerializer):
     name = Name(required=False)
     locale = Locale(required=False)
+    email = serializers.EmailField(
+        required=False,
+        allow_null=True,
+        max_length=254,
+        help_text="Your address for notices: a confirmation link is mailed to it, and no "
+        "notice goes to it before it is followed. null removes it.",
+    )
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict) and not isinstance(data.get("email", ""), str | None):
+            raise serializers.ValidationError({"email": ["a string or null"]})
+        return super().to_internal_value(data)
 
 
 class RulesSerializer(StrictSerializer):

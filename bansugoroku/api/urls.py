@@ -1,12 +1,16 @@
 from django.urls import path, re_path
 
 from bansugoroku.api import event_views, history_views, views
+from notifications import views as notice_views
 
 CODE = "tables/<str:code>"
 
 urlpatterns = [
     path("players", views.PlayersView.as_view(), name="players"),
     path("players/me", views.MeView.as_view(), name="me"),
+    path("players/me/notices", notice_views.NoticePreferencesView.as_view(), name="notices"),
+    path("players/me/email/confirm", notice_views.EmailConfirmView.as_view(), name="email-confirm"),
+    path("unsubscribe/<str:token>", notice_views.UnsubscribeView.as_view(), name="unsubscribe"),
     path("tables", views.TablesView.as_view(), name="tables"),
     path(CODE, views.TableView.as_view(), name="table"),
     path(f"{CODE}/join", views.JoinView.as_view(), name="join"),

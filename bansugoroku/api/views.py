@@ -40,6 +40,7 @@ from bansugoroku.games import selectors, services, shapes
 from bansugoroku.games.models import Player, Table
 from bansugoroku.throttles import JoinCodeThrottle
 from engine.rules import Rules
+from notifications.confirmation import mail_confirmation
 
 
 def parse(serializer_class: type[Serializer[Any]], request: Request) -> dict[str, Any]:
@@ -97,13 +98,20 @@ class MeView(APIView):
     @extend_schema(
         operation_id="players_me_update",
         request=PlayerUpdateSerializer,
-        responses={200: component(shapes.Player)} | schema.problems(400),
-        summary="Change your display name or locale",
+        responses={200: component(shapes.Player)} | schema.problems(400, 503),
+        summary="Change your display name, locale or e-mail address",
+        description="A new `email` gets a confirmation link by mail (at most "
+        "THROTTLE_CONFIRM_EMAIL per player and per address: 429 beyond); notices go to it "
+        "once the link's token is posted to `/players/me/email/confirm`. 503 "
+        "`mail_unavailable` when the mail could not be sent: the address is kept, set it "
+        "again later.",
     )
     def patch(self, request: Request) -> Response:
-        player = services.player_update(
-            player=player_of(request), **parse(PlayerUpdateSerializer, request)
-        )
+        fields = parse(PlayerUpdateSerializer, request)
+        player = player_of(request)
+        if "email" in fields:
+            mail_confirmation(request, self, player, fields.pop("email"))
+        player = services.player_update(player=player, **fields)
         return Response(player_json(player))
 
 

@@ -101,6 +101,9 @@ class Seat(models.Model):
     entropy_version = models.PositiveIntegerField(null=True, blank=True)
     """The table version at which the entropy was given (none: none given)."""
     joined_at = models.DateTimeField(auto_now_add=True)
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+    """When the seat's player last fetched or changed the table, to the minute
+    (`store.SEEN_PRECISION`): a "your turn" notice waits while they are looking."""
 
     class Meta:
         ordering = ["number"]  # Black, then White, wherever a table's seats are read

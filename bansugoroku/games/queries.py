@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from django.db import connection, models
@@ -138,19 +139,20 @@ def tables_of_player(player_id: int) -> list[tuple[Seat, Table, Game | None, Sea
 
 
 _VERSION_SQL = f"""
-    SELECT t."version" FROM {Table._meta.db_table} t
+    SELECT t."version", s."id", s."last_seen_at" FROM {Table._meta.db_table} t
     JOIN {Seat._meta.db_table} s ON s.table_id = t.id
     WHERE t.code = %s AND s.player_id = %s
 """
 
 
-def table_version(code: str, player_id: int) -> int | None:
-    """The version of the table with `code`, if the player sits at it: what a poll with
-    an ETag needs to answer 304, the most frequent request of a correspondence game."""
+def table_version(code: str, player_id: int) -> tuple[int, int, datetime | None] | None:
+    """The version of the table with `code`, if the player sits at it, with their seat's
+    id and when they last looked: what a poll with an ETag needs to answer 304, the most
+    frequent request of a correspondence game."""
     with connection.cursor() as cursor:
         cursor.execute(_VERSION_SQL, [code, player_id])
         row = cursor.fetchone()
-    return None if row is None else int(row[0])
+    return None if row is None else (int(row[0]), int(row[1]), row[2])
 
 
 def player_by_token_hash(token_hash: str) -> Player | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bansugoroku.games import queries, shapes
 from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState
-from bansugoroku.games.store import clean_code, game_value, load_table, seat_of
+from bansugoroku.games.store import clean_code, game_value, load_table, note_seen, seat_of
 from bansugoroku.site import site_url
 from engine.names import point_name, roll_name, spoken_roll
 from engine.notation import format_play, position_id
@@ -20,16 +20,22 @@ from engine.turn import TurnInProgress
 
 def table_for_player(*, code: str, player: Player) -> Table:
     """The caller's table with its seats and game, or TableNotFound (also when the
-    caller doesn't sit at it)."""
+    caller doesn't sit at it). The caller counts as looking at it (`store.note_seen`)."""
     table = load_table(code)
-    seat_of(table, player)
+    seat = seat_of(table, player)
+    seat.last_seen_at = note_seen(seat.pk, seat.last_seen_at)
     return table
 
 
 def table_version(*, code: str, player: Player) -> int | None:
     """The table's version if the caller sits at it, else None (they get the full answer
-    and its error)."""
-    return queries.table_version(clean_code(code), player.pk)
+    and its error). A poll counts as looking at the table too."""
+    found = queries.table_version(clean_code(code), player.pk)
+    if found is None:
+        return None
+    version, seat_id, last_seen_at = found
+    note_seen(seat_id, last_seen_at)
+    return version
 
 
 def tables_for_player(player: Player) -> list[tuple[Seat, Seat]]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import Model
+from django.utils import timezone
 
 from bansugoroku.games import events, outbox, queries, store
 from bansugoroku.games.errors import (
@@ -89,7 +90,12 @@ def table_create(*, host: Player, rules: Rules, cpu: str = "") -> Change:
                 )
                 Seat.objects.bulk_create(
                     [
-                        Seat(table=table, number=Side.BLACK, player=host),
+                        Seat(
+                            table=table,
+                            number=Side.BLACK,
+                            player=host,
+                            last_seen_at=timezone.now(),
+                        ),
                         Seat(table=table, number=Side.WHITE, cpu=cpu),
                     ]
                 )
@@ -111,9 +117,9 @@ def table_join(*, player: Player, code: str, entropy: str = "") -> Change:
         free = next((s for s in seats if s.player_id is None and not s.cpu), None)
         if free is None:
             raise TableFull("both seats at this table are taken")
-        free.player = player
+        free.player, free.last_seen_at = player, timezone.now()
         _give_entropy(table, free, entropy)
-        free.save(update_fields=["player", "entropy", "entropy_version"])
+        free.save(update_fields=["player", "entropy", "entropy_version", "last_seen_at"])
         table.state = TableState.READY
         return _commit(table, None, (), [events.player_joined(table, free.side, player.name)])
 
@@ -250,7 +256,7 @@ def _on_game(
             step = change(store.game_value(table, game), seat.side, store.roller(game))
         except GameError as exc:
             raise _REFUSALS[exc.code](exc.message) from None
-        return _step(table, game, step)
+        return _step(table, game, step, seats=[seat])
 
 
 def _current_game(table: Table) -> Game:
@@ -364,7 +370,7 @@ GAME_FIELDS = [
     "position",
     "recent",
 ]
-SEAT_FIELDS = ["entropy", "entropy_version"]
+SEAT_FIELDS = ["entropy", "entropy_version", "last_seen_at"]
 """What a change may alter: the table's, the game's and the seats' columns written back."""
 
 
@@ -378,11 +384,12 @@ def _commit(
 ) -> Change:
     """Write a change in one statement: the history's new turns, the events, the game,
     and the table with its version bumped; the events go to Celery after the commit.
-    Helpers change instances; only this writes them."""
+    Helpers change instances; only this writes them. The seats given are those the
+    change touched and the caller's own: a change counts as looking at the table, at
+    no extra round trip."""
     table.version += 1
-    updates: list[tuple[Model, Sequence[str]]] = [(seat, SEAT_FIELDS) for seat in seats]
-    if game:
-        updates.append((game, GAME_FIELDS))
+    updates: list[tuple[Model, Sequence[str]]] = [(game, GAME_FIELDS)] if game else []
+    updates += [(seat, SEAT_FIELDS) for seat in seats]
     queries.save([*updates, (table, TABLE_FIELDS)], [*turns, *written])
     outbox.hand_on_after_commit(table.pk, written)
     return Change(table, written)

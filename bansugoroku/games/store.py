@@ -10,6 +10,7 @@ in the engine value, so this is the only place that maps columns to it.
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime, timedelta
 
 from django.db import connection
 from django.utils import timezone
@@ -81,9 +82,11 @@ def lock_table(code: str) -> Table:
 def lock_seat(code: str, player: Player, version: int) -> tuple[Table, Seat]:
     """The table locked FOR UPDATE and the caller's seat at it, if the client saw its
     latest `version`. The seat is checked first: a stranger gets TableNotFound, never
-    a StaleState that would tell them the table exists and its version."""
+    a StaleState that would tell them the table exists and its version. The seat is
+    marked seen now; the change writes it with the rest."""
     table = lock_table(code)
     seat = seat_of(table, player)
+    seat.last_seen_at = timezone.now()
     if version != table.version:
         raise StaleState(
             f"you saw version {version}, the table is at {table.version}: fetch it again",
@@ -99,6 +102,22 @@ def seat_of(table: Table, player: Player) -> Seat:
         if seat.player_id == player.pk:
             return seat
     raise not_found(table.code)
+
+
+SEEN_PRECISION = timedelta(minutes=1)
+"""How stale a seat's `last_seen_at` may be before a read writes it again: a player
+polling every few seconds costs one UPDATE a minute, not one per request."""
+
+
+def note_seen(seat_id: int, last_seen_at: datetime | None) -> datetime:
+    """Record that the seat's player is looking at the table, read with the seat in the
+    query that loaded it; written only when older than `SEEN_PRECISION`. A change
+    writes it in its own statement instead (`services._commit`)."""
+    now = timezone.now()
+    if last_seen_at is not None and now - last_seen_at < SEEN_PRECISION:
+        return last_seen_at
+    Seat.objects.filter(pk=seat_id).update(last_seen_at=now)
+    return now
 
 
 def game_value(table: Table, game: Game) -> GameValue:

@@ -4,8 +4,9 @@ CPU's turn.
 Delivery hands a table's new events to their readers and marks them delivered. Each
 reader is idempotent, because the relay may deliver an event twice when a worker dies
 between reading and marking: a `turn_started` for a CPU seat queues the CPU's play of
-that very turn, which does nothing once the turn is played. Turn notices and live
-updates will read the same events.
+that very turn, which does nothing once the turn is played; the notices to players
+are made in the same transaction (`notifications.tasks.outbox_notices`), at most one
+per event, player and channel. Live updates will read the same events.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from django.utils import timezone
 from bansugoroku.games import services
 from bansugoroku.games.models import Event, EventKind, Seat
 from bansugoroku.games.outbox import DELIVER, hand_on
+from notifications.tasks import outbox_notices
 
 RELAY_AFTER = timedelta(minutes=1)
 """An event not delivered by then was lost on its way (broker down, worker killed)."""
@@ -44,6 +46,7 @@ def deliver_events(table_id: int, first: int, last: int) -> int:
             if event.kind == EventKind.TURN_STARTED and event.seat in cpu_seats:
                 args = (event.table.code, event.payload["game"], event.payload["turn"])
                 transaction.on_commit(functools.partial(cpu_turn.delay, *args))
+        outbox_notices(table_id, events)
         Event.objects.filter(pk__in=[event.pk for event in events]).update(
             delivered_at=timezone.now()
         )

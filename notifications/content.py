@@ -1,0 +1,195 @@
+"""What a notice says, in its player's language: a subject, a few lines, and the
+tables it is about, each with a link straight to the table page (`/tables/CODE`).
+
+E-mail and push say the same things; the mail templates lay them out. A "your turn"
+notice is written when it is sent, not when it was made: it lists every table waiting
+for the player's move then, oldest first, so a notice that was delayed or folded into a
+later one still says what is true.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils import translation
+from django.utils.dateparse import parse_datetime
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from bansugoroku.games import queries
+from bansugoroku.games.models import Event, Player, Seat, Table, TableState
+from bansugoroku.site import site_url
+from engine.names import roll_name
+from notifications.models import Kind, TableMute
+
+
+@dataclass(frozen=True)
+class TableLine:
+    code: str
+    url: str
+    lines: list[str]
+
+
+@dataclass(frozen=True)
+class Content:
+    subject: str
+    intro: list[str]
+    tables: list[TableLine] = field(default_factory=list)
+
+    def line_about(self, code: str) -> TableLine | None:
+        """The table the notice was made for, among those listed."""
+        return next((table for table in self.tables if table.code == code), None)
+
+
+def table_url(code: str) -> str:
+    """The table page the web client serves; the apps open it too."""
+    return f"{site_url()}/tables/{code}"
+
+
+def dice_text(dice: list[int] | tuple[int, ...]) -> str:
+    """A roll with its old name: "5-3 (gusan 五三)"; in Japanese the name alone leads."""
+    high, low = sorted(dice, reverse=True)
+    name = roll_name((high, low))
+    return _("%(high)d-%(low)d (%(reading)s %(kanji)s)") % {
+        "high": high,
+        "low": low,
+        "reading": name.reading,
+        "kanji": name.kanji,
+    }
+
+
+def opponent_name(other: Seat, other_player: Player | None) -> str:
+    if other.cpu:
+        return _("the CPU")
+    return other_player.name if other_player else _("your opponent")
+
+
+def for_notice(kind: str, event: Event, player: Player) -> Content:
+    """The content of a notice of `kind` made from `event`, for `player`, in their
+    language."""
+    with translation.override(player.locale):
+        if kind == Kind.YOUR_TURN:
+            return your_turn(player)
+        return _ABOUT_ONE_TABLE[kind](event, player)
+
+
+def your_turn(player: Player) -> Content:
+    """Every table where the player's move is awaited, oldest first, but those muted."""
+    muted = set(TableMute.objects.filter(player=player).values_list("table_id", flat=True))
+    waiting = [
+        _waiting_line(seat, table, game, other, other_player)
+        for seat, table, game, other, other_player in queries.tables_of_player(player.pk)
+        if table.pk not in muted
+        and table.state == TableState.PLAYING
+        and game is not None
+        and not game.is_over
+        and game.turn_seat == seat.number
+    ]
+    if len(waiting) == 1:
+        subject = _("Your turn at %(code)s") % {"code": waiting[0].code}
+    else:
+        subject = ngettext(
+            "Your turn at %(count)d table", "Your turn at %(count)d tables", len(waiting)
+        ) % {"count": len(waiting)}
+    return Content(subject, [_("Your move is awaited:")], waiting)
+
+
+def _waiting_line(
+    seat: Seat, table: Table, game: Any, other: Seat, other_player: Player | None
+) -> TableLine:
+    them = opponent_name(other, other_player)
+    lines = [_("Table %(code)s, against %(name)s.") % {"code": table.code, "name": them}]
+    play = game.recent.get("plays", [None, None])[other.number]
+    if play:
+        lines.append(
+            _("%(name)s played %(notation)s with %(dice)s.")
+            % {"name": them, "notation": play["notation"], "dice": dice_text(play["dice"])}
+        )
+    for passed in game.recent.get("passes", [[], []])[seat.number]:
+        who = them if passed["seat"] == other.number else _("You")
+        lines.append(
+            _("%(name)s rolled %(dice)s and could not move.")
+            % {"name": who, "dice": dice_text(passed["dice"])}
+        )
+    lines.append(_("You rolled %(dice)s.") % {"dice": dice_text(game.dice)})
+    return TableLine(table.code, table_url(table.code), lines)
+
+
+def game_over(event: Event, player: Player) -> Content:
+    payload, table = event.payload, event.table
+    seats = list(Seat.objects.filter(table=table).select_related("player"))
+    mine = next(s.number for s in seats if s.player_id == player.pk)
+    other = seats[1 - mine]
+    them = opponent_name(other, other.player)
+    subject = _("Game %(number)d at %(code)s is over") % {
+        "number": payload["game"],
+        "code": table.code,
+    }
+    winner, points = payload["winner"], payload["points"]
+    if winner is None:
+        result = _("The game ended with no result.")
+    elif winner == mine:
+        result = ngettext(
+            "You won, worth %(points)d point.", "You won, worth %(points)d points.", points
+        ) % {"points": points}
+    else:
+        result = ngettext(
+            "%(name)s won, worth %(points)d point.",
+            "%(name)s won, worth %(points)d points.",
+            points,
+        ) % {"name": them, "points": points}
+    score = payload["score"]
+    line = _("Score: you %(you)d, %(name)s %(them)d.") % {
+        "you": score[mine],
+        "name": them,
+        "them": score[1 - mine],
+    }
+    return Content(subject, [result], [TableLine(table.code, table_url(table.code), [line])])
+
+
+def opponent_joined(event: Event, player: Player) -> Content:
+    table, name = event.table, event.payload["name"]
+    subject = _("%(name)s joined your table %(code)s") % {"name": name, "code": table.code}
+    line = _("%(name)s sat down at %(code)s: the game can start.") % {
+        "name": name,
+        "code": table.code,
+    }
+    return Content(subject, [line], [TableLine(table.code, table_url(table.code), [])])
+
+
+def table_closing(event: Event, player: Player) -> Content:
+    table, days = event.table, int(event.payload["days_left"])
+    closes_at = parse_datetime(str(event.payload["closes_at"]))
+    when = date_format(closes_at, "DATE_FORMAT") if closes_at else ""
+    subject = ngettext(
+        "Table %(code)s closes in %(days)d day",
+        "Table %(code)s closes in %(days)d days",
+        days,
+    ) % {"code": table.code, "days": days}
+    line = _(
+        "Nobody has moved at %(code)s for a long time: it closes on %(date)s unless someone moves."
+    ) % {
+        "code": table.code,
+        "date": when,
+    }
+    return Content(subject, [line], [TableLine(table.code, table_url(table.code), [])])
+
+
+def table_closed(event: Event, player: Player) -> Content:
+    table = event.table
+    subject = _("Table %(code)s was closed") % {"code": table.code}
+    line = _("%(code)s was closed because nobody moved there for a long time.") % {
+        "code": table.code
+    }
+    return Content(subject, [line], [TableLine(table.code, table_url(table.code), [])])
+
+
+_ABOUT_ONE_TABLE: dict[str, Callable[[Event, Player], Content]] = {
+    Kind.GAME_OVER: game_over,
+    Kind.OPPONENT_JOINED: opponent_joined,
+    Kind.TABLE_CLOSING: table_closing,
+    Kind.TABLE_CLOSED: table_closed,
+}

@@ -1,0 +1,50 @@
+"""The notices API's answers, as TypedDicts the OpenAPI schema is generated from."""
+
+from __future__ import annotations
+
+from typing import Annotated, TypedDict
+
+from bansugoroku.games.shapes import Doc, OneOf
+from notifications.models import EmailMode
+
+
+class EmailOut(TypedDict):
+    """The player's e-mail address; notices go to it only once confirmed."""
+
+    address: str
+    confirmed: bool
+
+
+class ChannelsOut(TypedDict):
+    email: bool
+    push: bool
+
+
+class KindsOut(TypedDict):
+    """Per kind of notice, whether it comes by e-mail and by push."""
+
+    your_turn: ChannelsOut
+    game_over: ChannelsOut
+    opponent_joined: ChannelsOut
+    table_closing: ChannelsOut
+    table_closed: ChannelsOut
+
+
+class NoticePreferences(TypedDict):
+    """Which notices the player gets, how, and about which tables."""
+
+    email: EmailOut | None
+    email_mode: Annotated[
+        str,
+        OneOf(EmailMode),
+        Doc(
+            "each_turn: at most one turn e-mail per NOTICE_EMAIL_SPACING, listing every "
+            "table waiting; daily_digest: at most one a day."
+        ),
+    ]
+    kinds: KindsOut
+    muted_tables: Annotated[list[str], Doc("Codes of tables with no notice at all.")]
+
+
+class Unsubscribed(TypedDict):
+    unsubscribed: Annotated[str, Doc("The kind of e-mail turned off, or `all`.")]

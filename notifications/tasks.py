@@ -1,0 +1,46 @@
+"""Celery tasks of the notices: send one, and the periodic pick-up of those due.
+
+`games.deliver_events` makes the notices in its own transaction (`outbox_notices`)
+and queues `notifications.send` for each once it commits. Anything that task did not
+finish (delayed, to be retried, or lost with a broker or worker that was down) is still
+a pending row, which `notifications.send_due` queues again every minute from beat.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+
+from celery import shared_task
+from django.db import transaction
+
+from bansugoroku.games.models import Event
+from notifications import sending
+from notifications.making import make_notices
+
+SEND = "notifications.send"
+
+
+@shared_task(name=SEND, ignore_result=True)
+def send_notice(notice_id: int) -> str:
+    return sending.send_notice(notice_id)
+
+
+@shared_task(name="notifications.send_due", ignore_result=True)
+def send_due() -> int:
+    """Queue every notice that is due; returns how many."""
+    due = sending.due_notices()
+    for notice_id in due:
+        send_notice.delay(notice_id)
+    return len(due)
+
+
+def outbox_notices(table_id: int, events: Iterable[Event]) -> int:
+    """Make the notices of events being delivered, in the delivering transaction, and
+    queue their sending after it commits; returns how many were made."""
+    made = make_notices(table_id, events)
+    for notice_id in made:
+        # robust: a broker gone away loses only the message, and `send_due` makes up for
+        # it; it must not keep the next notices from being queued.
+        transaction.on_commit(functools.partial(send_notice.delay, notice_id), robust=True)
+    return len(made)

@@ -1,0 +1,106 @@
+"""The notices API: preferences, the address's confirmation, one-click unsubscribe.
+
+Setting the address itself is `PATCH /players/me` (`bansugoroku.api.views.MeView`),
+through `notifications.confirmation`.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from bansugoroku.api import schema
+from bansugoroku.api.auth import player_of
+from bansugoroku.api.schema import component
+from bansugoroku.api.views import parse
+from bansugoroku.games.models import Player
+from notifications import addresses, preferences, shapes
+from notifications.models import Channel, EmailAddress, Kind, Preferences
+from notifications.serializers import ConfirmSerializer, PreferencesSerializer
+from notifications.tokens import read_unsubscribe_token
+
+
+def preferences_json(player: Player, prefs: Preferences) -> shapes.NoticePreferences:
+    email = EmailAddress.objects.filter(player=player).first()
+    kinds = {
+        kind: {channel: prefs.wants(kind, channel) for channel in Channel.values}
+        for kind in Kind.values
+    }
+    return {
+        "email": {"address": email.address, "confirmed": email.confirmed} if email else None,
+        "email_mode": prefs.email_mode,
+        "kinds": kinds,  # type: ignore[typeddict-item]
+        "muted_tables": preferences.muted_codes(player),
+    }
+
+
+class NoticePreferencesView(APIView):
+    @extend_schema(
+        operation_id="players_me_notices",
+        responses={200: component(shapes.NoticePreferences)},
+        summary="Which notices you get, by e-mail and push",
+    )
+    def get(self, request: Request) -> Response:
+        player = player_of(request)
+        return Response(preferences_json(player, preferences.preferences_of(player)))
+
+    @extend_schema(
+        operation_id="players_me_notices_update",
+        request=PreferencesSerializer,
+        responses={200: component(shapes.NoticePreferences)} | schema.problems(400, 404),
+        summary="Change which notices you get",
+        description="Give only what changes: `kinds` per kind and channel, e.g. "
+        '`{"kinds": {"your_turn": {"email": false}}}`, the `email_mode`, or '
+        "`muted_tables` (the whole list). A code you don't sit at is 404 "
+        "`table_not_found`.",
+    )
+    def patch(self, request: Request) -> Response:
+        player = player_of(request)
+        prefs = preferences.preferences_update(
+            player=player, **parse(PreferencesSerializer, request)
+        )
+        return Response(preferences_json(player, prefs))
+
+
+class EmailConfirmView(APIView):
+    @extend_schema(
+        operation_id="players_me_email_confirm",
+        request=ConfirmSerializer,
+        responses={200: component(shapes.NoticePreferences)} | schema.problems(400, 409),
+        summary="Confirm your e-mail address with the token of the mailed link",
+        description="400 `invalid_token` when the token is forged, expired "
+        "(NOTICE_CONFIRM_MAX_AGE), another player's, or for an address you replaced since.",
+    )
+    def post(self, request: Request) -> Response:
+        player = player_of(request)
+        addresses.email_confirm(player=player, **parse(ConfirmSerializer, request))
+        return Response(preferences_json(player, preferences.preferences_of(player)))
+
+
+class UnsubscribeView(APIView):
+    """RFC 8058 one-click unsubscribe: the mail client POSTs `List-Unsubscribe=One-Click`
+    to the link of the mail's `List-Unsubscribe` header. The signed token is the only
+    credential, and the body is not read: any POST to the link unsubscribes."""
+
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="players_unsubscribe",
+        tags=["players"],
+        auth=[],
+        request=None,
+        parameters=[
+            OpenApiParameter("token", str, OpenApiParameter.PATH, description="From the mail.")
+        ],
+        responses={200: component(shapes.Unsubscribed)} | schema.problems(400),
+        summary="Turn a kind of e-mail off with one click, without a token (RFC 8058)",
+    )
+    def post(self, request: Request, token: str) -> Response:
+        player_id, kind = read_unsubscribe_token(token)
+        preferences.unsubscribe(player_id=player_id, kind=kind)
+        answer: shapes.Unsubscribed = {"unsubscribed": kind or "all"}
+        return Response(answer)

@@ -1,0 +1,55 @@
+"""Tables, players and notices for the notices' tests, made through the services."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from bansugoroku.games import selectors, services
+from bansugoroku.games.models import Player, Seat, Table
+from bansugoroku.games.store import load_table
+from bansugoroku.games.tasks import deliver_events
+from engine.rules import Rules
+from notifications.models import EmailAddress, Notice
+
+
+def player(name: str, address: str | None = None, locale: str = "en") -> Player:
+    """A player, with a confirmed address when one is given."""
+    made, _ = services.player_create(name=name, locale=locale)
+    if address:
+        EmailAddress.objects.create(player=made, address=address, confirmed_at=timezone.now())
+    return made
+
+
+def started(host: Player, guest: Player) -> Table:
+    """A table the host started: it is the host's turn (Black starts the first game)."""
+    table = services.table_create(host=host, rules=Rules()).table
+    version = services.table_join(player=guest, code=table.code).table.version
+    return services.table_start(player=host, code=table.code, version=version).table
+
+
+def deliver(table: Table) -> list[Notice]:
+    """Hand on the table's events as the worker does; its notices so far."""
+    table.refresh_from_db()
+    deliver_events(table.pk, 1, table.last_event)
+    return list(Notice.objects.filter(table=table).order_by("pk"))
+
+
+def unseen(table: Table) -> None:
+    """As if nobody had looked at the table for a long time."""
+    Seat.objects.filter(table=table).update(last_seen_at=None)
+
+
+def notice(table: Table, to: Player, kind: str, channel: str = "email") -> Notice:
+    return Notice.objects.get(table=table, player=to, kind=kind, channel=channel)
+
+
+def play_turn(table: Table, mover: Player) -> None:
+    """Play the mover's whole turn, one legal move at a time."""
+    while True:
+        state = selectors.table_state(load_table(table.code), mover)
+        turn = state["game"]["turn"] if state["game"] else None
+        if not turn or not turn["yours"] or not turn["legal_moves"]:
+            return
+        services.game_move(
+            player=mover, code=table.code, version=state["version"], moves=[turn["legal_moves"][0]]
+        )

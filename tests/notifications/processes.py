@@ -1,0 +1,57 @@
+"""Celery workers as separate processes, on the test's broker and database, mailing
+through the loopback Postmark: configured by environment variables alone, as in
+production."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.db import connections
+
+from bansugoroku.celery import app
+from tests.notifications.postmark import FakePostmark
+
+
+@contextmanager
+def worker_processes(
+    postmark: FakePostmark, *, count: int = 1, threads: int = 1
+) -> Iterator[list[subprocess.Popen[bytes]]]:
+    db = connections["default"].settings_dict
+    env = os.environ | {
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "CELERY_BROKER_URL": app.conf.broker_url,
+        "DJANGO_SETTINGS_MODULE": "bansugoroku.settings",
+        "DEBUG": "1",
+        "EMAIL_BACKEND": "anymail.backends.postmark.EmailBackend",
+        "ANYMAIL_POSTMARK_SERVER_TOKEN": "test-token",
+        "ANYMAIL_POSTMARK_API_URL": postmark.url,
+        "NOTICE_LOOKING_WINDOW": "0",
+        "NOTICE_EMAIL_SPACING": "0",
+    }
+    command = [sys.executable, "-m", "celery", "-A", "bansugoroku", "worker", "-P", "threads"]
+    quiet = ["--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"]
+    workers = [
+        subprocess.Popen(
+            [*command, "-c", str(threads), "-n", f"worker{n}@%h", *quiet],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for n in range(count)
+    ]
+    try:
+        yield workers
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.terminate()
+        for worker in workers:
+            try:
+                worker.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait()

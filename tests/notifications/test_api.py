@@ -1,0 +1,247 @@
+"""The notices API: the address and its confirmation, preferences, one-click
+unsubscribe, and the provider's webhook; hostile and stale input gets a 4xx problem."""
+
+from __future__ import annotations
+
+import base64
+import re
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.core import mail, signing
+from django.test import Client
+from django.utils import timezone
+
+from notifications.confirmation import ConfirmationMailThrottle
+from notifications.models import Preferences, Suppression
+from notifications.tokens import unsubscribe_token
+from tests.client import Api, check, open_table
+
+pytestmark = pytest.mark.django_db
+
+
+def confirmation_token(message: mail.EmailMessage) -> str:
+    found = re.search(r"confirm\?token=(\S+)", str(message.body))
+    assert found, message.body
+    return found[1]
+
+
+def test_setting_an_address_mails_a_confirmation_link_that_confirms_it(host, openapi):
+    answer = host.call("PATCH", "players/me", {"email": "aiko@example.com"})
+    assert answer.status == 200, answer.body
+
+    (message,) = mail.outbox
+    assert message.to == ["aiko@example.com"]
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    html, kind = message.alternatives[0]
+    assert kind == "text/html" and "confirm?token=" in html
+    prefs = host.get("players/me/notices")
+    assert prefs.body["email"] == {"address": "aiko@example.com", "confirmed": False}
+
+    confirmed = host.post("players/me/email/confirm", {"token": confirmation_token(message)})
+
+    check(openapi, "/api/v1/players/me/email/confirm", "post", 200, confirmed)
+    assert confirmed.body["email"] == {"address": "aiko@example.com", "confirmed": True}
+
+
+def test_an_expired_forged_or_foreign_token_is_400(host, guest, openapi):
+    host.call("PATCH", "players/me", {"email": "aiko@example.com"})
+    token = confirmation_token(mail.outbox[0])
+
+    with time_machine.travel(timezone.now() + timedelta(days=2, seconds=5)):
+        expired = host.post("players/me/email/confirm", {"token": token})
+    forged = host.post("players/me/email/confirm", {"token": token[:-3] + "abc"})
+    foreign = guest.post("players/me/email/confirm", {"token": token})
+    not_text = host.post("players/me/email/confirm", {"token": 5})
+
+    for answer in (expired, forged, foreign):
+        check(openapi, "/api/v1/players/me/email/confirm", "post", 400, answer)
+        assert answer.body["code"] == "invalid_token"
+    assert "expired" in expired.body["detail"]
+    assert not_text.status == 400 and not_text.body["code"] == "invalid_request"
+    assert host.get("players/me/notices").body["email"]["confirmed"] is False
+
+
+def test_a_token_for_an_address_replaced_since_confirms_nothing(host):
+    host.call("PATCH", "players/me", {"email": "old@example.com"})
+    host.call("PATCH", "players/me", {"email": "new@example.com"})
+    old = confirmation_token(mail.outbox[0])
+    answer = host.post("players/me/email/confirm", {"token": old})
+    assert answer.status == 400 and answer.body["code"] == "invalid_token"
+
+
+def test_bad_addresses_are_refused(host):
+    for bad in ("not an address", 5, ["a@example.com"], "a@" + "x" * 260 + ".com"):
+        answer = host.call("PATCH", "players/me", {"email": bad})
+        assert answer.status == 400 and answer.body["code"] == "invalid_request", bad
+    assert mail.outbox == []
+
+
+def test_null_removes_the_address(host):
+    host.call("PATCH", "players/me", {"email": "aiko@example.com"})
+    assert host.call("PATCH", "players/me", {"email": None}).status == 200
+    assert host.get("players/me/notices").body["email"] is None
+
+
+def test_confirmation_mails_are_limited_per_player_and_per_address(api, monkeypatch):
+    monkeypatch.setattr(ConfirmationMailThrottle, "THROTTLE_RATES", {"confirm_email": "2/hour"})
+    one = api.new_player("One")
+    statuses = [
+        one.call("PATCH", "players/me", {"email": f"x{n}@example.com"}).status for n in range(3)
+    ]
+    assert statuses == [200, 200, 429]
+    others = [api.new_player(f"P{n}") for n in range(3)]
+    statuses = [
+        p.call("PATCH", "players/me", {"email": "victim@example.com"}).status for p in others
+    ]
+    assert statuses == [200, 200, 429]
+    assert len(mail.outbox) == 4
+
+
+def test_preferences_are_read_and_changed(host, guest, openapi):
+    code = open_table(host, guest)
+    defaults = host.get("players/me/notices")
+    check(openapi, "/api/v1/players/me/notices", "get", 200, defaults)
+    assert defaults.body["email_mode"] == "each_turn" and defaults.body["muted_tables"] == []
+    assert all(
+        channels == {"email": True, "push": True} for channels in defaults.body["kinds"].values()
+    )
+
+    changed = host.call(
+        "PATCH",
+        "players/me/notices",
+        {
+            "email_mode": "daily_digest",
+            "kinds": {"your_turn": {"email": False}, "game_over": {"push": False}},
+            "muted_tables": [code.lower()],
+        },
+    )
+
+    check(openapi, "/api/v1/players/me/notices", "patch", 200, changed)
+    assert changed.body["email_mode"] == "daily_digest"
+    assert changed.body["kinds"]["your_turn"] == {"email": False, "push": True}
+    assert changed.body["kinds"]["game_over"] == {"email": True, "push": False}
+    assert changed.body["muted_tables"] == [code]
+    unmuted = host.call("PATCH", "players/me/notices", {"muted_tables": []})
+    assert unmuted.body["muted_tables"] == [] and unmuted.body["email_mode"] == "daily_digest"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"kinds": {"your_turn": {"email": "no"}}},
+        {"kinds": {"your_turn": {"email": 0}}},
+        {"kinds": {"your_turn": {"fax": True}}},
+        {"kinds": {"coffee_ready": {"email": True}}},
+        {"email_mode": "hourly"},
+        {"muted_tables": "ABCDEF"},
+        {"muted_tables": ["x" * 7]},
+        {"surprise": 1},
+        [],
+    ],
+)
+def test_malformed_preferences_are_400(host, body):
+    answer = host.call("PATCH", "players/me/notices", body)
+    assert answer.status == 400 and answer.body["code"] == "invalid_request", answer.body
+
+
+def test_muting_a_table_you_dont_sit_at_is_404_like_any_other_code(host, guest, api):
+    code = open_table(host, guest)
+    stranger = api.new_player("Eve")
+    for codes in ([code], ["ZZZZZZ"]):
+        answer = stranger.call("PATCH", "players/me/notices", {"muted_tables": codes})
+        assert answer.status == 404 and answer.body["code"] == "table_not_found"
+
+
+def test_one_click_unsubscribe_turns_that_kind_off_without_login(host):
+    player_id = host.get("players/me").body["id"]
+    url = f"/api/v1/unsubscribe/{unsubscribe_token(player_id, 'your_turn')}"
+
+    answer = Client().post(
+        url, "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded"
+    )
+
+    assert answer.status_code == 200 and answer.json() == {"unsubscribed": "your_turn"}
+    kinds = host.get("players/me/notices").body["kinds"]
+    assert kinds["your_turn"]["email"] is False and kinds["game_over"]["email"] is True
+
+
+def test_an_unsubscribe_link_for_every_kind_turns_all_mail_off(host):
+    player_id = host.get("players/me").body["id"]
+    Client().post(f"/api/v1/unsubscribe/{unsubscribe_token(player_id, '')}")
+    prefs = Preferences.objects.get(player_id=player_id)
+    assert not any(prefs.email_kinds.values())
+
+
+def test_a_forged_unsubscribe_token_is_400_and_changes_nothing(host):
+    player_id = host.get("players/me").body["id"]
+    forged = signing.dumps({"p": player_id, "k": ""}, salt="another.salt")
+    for token in (forged, "nonsense", "a" * 300):
+        answer = Client().post(f"/api/v1/unsubscribe/{token}")
+        assert answer.status_code == 400 and answer.json()["code"] == "invalid_token"
+    assert not Preferences.objects.filter(player_id=player_id).exists()
+
+
+def basic(secret: str) -> str:
+    return "Basic " + base64.b64encode(secret.encode()).decode()
+
+
+def bounce(address: str, record: str = "Bounce") -> dict:
+    return {
+        "RecordType": record,
+        "Type": "HardBounce" if record == "Bounce" else record,
+        "TypeCode": 1,
+        "MessageID": "883953f4-6105-42a2-a16a-77a8eac79483",
+        "Email": address,
+        "BouncedAt": "2026-12-01T00:00:00Z",
+        "ReceivedAt": "2026-12-01T00:00:00Z",
+        "Description": "The server was unable to deliver your message",
+        "Details": "smtp;550 5.1.1 The email account does not exist",
+    }
+
+
+def test_bounces_and_complaints_from_the_webhook_suppress_the_address(settings):
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:s3cret"}
+    client = Client()
+    for address, record in (("Gone@Example.com", "Bounce"), ("angry@example.com", "SpamComplaint")):
+        answer = client.post(
+            "/anymail/postmark/tracking/",
+            bounce(address, record),
+            content_type="application/json",
+            headers={"Authorization": basic("hook:s3cret")},
+        )
+        assert answer.status_code == 200
+    reasons = dict(Suppression.objects.values_list("address", "reason"))
+    assert reasons == {"gone@example.com": "bounced", "angry@example.com": "complained"}
+
+
+def test_the_webhook_refuses_a_wrong_secret(settings):
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:s3cret"}
+    for auth in ({"Authorization": basic("hook:guess")}, {}):
+        answer = Client().post(
+            "/anymail/postmark/tracking/",
+            bounce("someone@example.com"),
+            content_type="application/json",
+            headers=auth,
+        )
+        assert answer.status_code in (400, 401, 403)
+    assert not Suppression.objects.exists()
+
+
+def test_a_stale_patch_never_500s(host):
+    answer = host.call("PATCH", "players/me/notices", raw="{not json")
+    assert answer.status == 400
+    answer = Api(host.token).call("POST", "players/me/email/confirm", raw='{"token": ')
+    assert answer.status == 400
+
+
+def test_a_provider_down_answers_503_and_keeps_the_address(host, postmark):
+    postmark.answer = "down"
+    answer = host.call("PATCH", "players/me", {"email": "aiko@example.com"})
+    assert answer.status == 503 and answer.body["code"] == "mail_unavailable"
+    assert answer.headers["Retry-After"] == "60"
+    assert host.get("players/me/notices").body["email"]["address"] == "aiko@example.com"
+    postmark.answer = "ok"
+    assert host.call("PATCH", "players/me", {"email": "aiko@example.com"}).status == 200
+    assert [m.to for m in postmark.received] == ["aiko@example.com"] * 2

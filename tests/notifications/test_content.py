@@ -1,0 +1,82 @@
+"""What each kind of notice says, in each of the five languages the players use."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from bansugoroku.games import services
+from bansugoroku.games.models import Event
+from notifications import content
+from tests.notifications.helpers import deliver, player, started
+
+pytestmark = pytest.mark.django_db
+
+LOCALES = ["en", "de", "fr", "ru", "ja"]
+
+
+def closing_event(table, kind: str, payload: dict) -> Event:
+    """An event of the idle close, written as its service will (numbered apart here)."""
+    sequence = 1000 + Event.objects.filter(table=table).count()
+    return Event.objects.create(table=table, sequence=sequence, kind=kind, payload=payload)
+
+
+@pytest.fixture
+def seen_in_every_language():
+    """The subject and lines of every kind, per locale."""
+    found: dict[str, dict[str, content.Content]] = {}
+    for locale in LOCALES:
+        host, guest = player("Aiko", locale=locale), player("Ben")
+        table = started(host, guest)
+        deliver(table)
+        joined = Event.objects.get(table=table, kind="player_joined")
+        said = {"your_turn": content.for_notice("your_turn", joined, host)}
+        said["opponent_joined"] = content.for_notice("opponent_joined", joined, host)
+        closing = closing_event(
+            table,
+            "table_closing",
+            {"closes_at": (timezone.now()).isoformat(), "days_left": 7},
+        )
+        said["table_closing"] = content.for_notice("table_closing", closing, host)
+        closed = closing_event(table, "table_closed", {"reason": "idle"})
+        said["table_closed"] = content.for_notice("table_closed", closed, host)
+        table.refresh_from_db()
+        services.game_resign(player=guest, code=table.code, version=table.version)
+        ended = Event.objects.get(table=table, kind="game_ended")
+        said["game_over"] = content.for_notice("game_over", ended, host)
+        found[locale] = said
+    return found
+
+
+def words(said: content.Content) -> list[str]:
+    """The subject and every line, with the table's code (which differs) left out."""
+    code = said.tables[0].code
+    lines = [said.subject, *said.intro, *(line for t in said.tables for line in t.lines)]
+    return [line.replace(code, "CODE") for line in lines]
+
+
+def test_every_kind_is_translated_into_every_language(seen_in_every_language):
+    english = {kind: words(said) for kind, said in seen_in_every_language["en"].items()}
+    for locale in LOCALES[1:]:
+        for kind, said in seen_in_every_language[locale].items():
+            translated = words(said)
+            assert translated[0] != english[kind][0], (locale, kind, translated)
+            assert set(translated[1:]).isdisjoint(english[kind][1:]), (locale, kind)
+
+
+def test_the_english_of_each_kind(seen_in_every_language):
+    said = seen_in_every_language["en"]
+    assert said["game_over"].intro == ["You won, worth 1 point."]
+    assert said["game_over"].tables[0].lines == ["Score: you 1, Ben 0."]
+    assert said["opponent_joined"].subject.startswith("Ben joined your table ")
+    assert said["table_closing"].subject.endswith("closes in 7 days")
+    assert said["table_closed"].subject.endswith("was closed")
+
+
+def test_japanese_names_the_roll_by_its_kanji_first(seen_in_every_language):
+    (line,) = [
+        line
+        for line in seen_in_every_language["ja"]["your_turn"].tables[0].lines
+        if line.startswith("あなたの賽は")
+    ]
+    assert "（" in line and line.index("（") > len("あなたの賽は ")

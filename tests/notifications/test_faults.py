@@ -1,0 +1,121 @@
+"""Faults on the way: a broker down while a move is made, a worker killed while it
+sends. The move commits, and after recovery every notice is sent, the ones the broker
+lost exactly once."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import timedelta
+
+import pytest
+from django.db import connections
+from django.utils import timezone
+
+from bansugoroku.celery import app
+from bansugoroku.games import services
+from bansugoroku.games.models import Event
+from bansugoroku.games.tasks import relay_events
+from engine.rules import Rules
+from notifications.models import Attempt, Notice
+from notifications.tasks import send_due
+from tests.games.test_tasks import worker_running
+from tests.notifications.helpers import player, started
+from tests.notifications.processes import worker_processes
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not app.conf.broker_url.startswith(("redis://", "amqp://")),
+        reason="a real worker over Redis or RabbitMQ: set CELERY_BROKER_URL, as CI does",
+    ),
+]
+
+
+def settled(timeout: float = 30) -> list[Notice]:
+    """The notices, once none is pending."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        notices = list(Notice.objects.order_by("pk"))
+        if notices and all(n.status != "pending" for n in notices):
+            return notices
+        time.sleep(0.1)
+    raise AssertionError(f"notices still pending: {list(Notice.objects.values())}")
+
+
+def test_a_move_while_the_broker_is_down_is_told_once_after_it_is_back(postmark, settings):
+    settings.NOTICE_LOOKING_WINDOW = timedelta(0)
+    settings.NOTICE_EMAIL_SPACING = timedelta(0)
+    host, guest = player("Aiko", "aiko@example.com"), player("Ben", "ben@example.com")
+    table = started(host, guest)
+    app.control.purge()  # the broker restarted empty: those messages are lost too
+    db = connections["default"].settings_dict
+    env = os.environ | {
+        "CELERY_BROKER_URL": "redis://127.0.0.1:1/0",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DJANGO_SETTINGS_MODULE": "bansugoroku.settings",
+        "DEBUG": "1",
+    }
+    script = (
+        "import django; django.setup();"
+        "from bansugoroku.games.models import Player, Table;"
+        "from tests.notifications.helpers import play_turn;"
+        f"play_turn(Table.objects.get(pk={table.pk}), Player.objects.get(pk={host.pk}))"
+    )
+    moved = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert moved.returncode == 0, moved.stderr
+    assert "wait for the relay" in moved.stderr
+    table.refresh_from_db()
+    assert table.current_game.turn_seat == 1, "the move was committed: the guest is to move"
+    assert not Notice.objects.exists()
+
+    Event.objects.update(created_at=timezone.now() - timedelta(minutes=2))
+    with worker_running():
+        relay_events.delay()
+        notices = settled()
+        relay_events.delay()  # again, as beat would: nothing left to hand on
+        send_due.delay()
+        time.sleep(2)
+
+    told = {(n.kind, n.player_id): n.status for n in notices}
+    assert told == {
+        ("opponent_joined", host.pk): "sent",
+        ("your_turn", host.pk): "skipped",  # played while the broker was down
+        ("your_turn", guest.pk): "sent",
+    }
+    assert sorted((m.to, m.body["Subject"]) for m in postmark.received) == [
+        ("aiko@example.com", f"Ben joined your table {table.code}"),
+        ("ben@example.com", f"Your turn at {table.code}"),
+    ]
+
+
+def test_a_worker_killed_while_sending_leaves_the_notice_to_the_next(postmark):
+    postmark.delay = 3  # the provider is slow: the worker dies while waiting for it
+    app.control.purge()
+    host, guest = player("Aiko", "aiko@example.com"), player("Ben")
+    with worker_processes(postmark) as (worker,):
+        table = services.table_create(host=host, rules=Rules()).table
+        services.table_join(player=guest, code=table.code)
+        deadline = time.monotonic() + 30
+        while postmark.arrived == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert postmark.arrived == 1, "the worker never sent"
+        worker.send_signal(signal.SIGKILL)
+        worker.wait(timeout=10)
+
+    (notice,) = Notice.objects.all()
+    assert (notice.status, notice.attempts) == ("pending", 0), "its transaction died with it"
+    postmark.delay = 0
+    with worker_running():
+        send_due.delay()
+        (notice,) = settled()
+    assert notice.status == "sent"
+    assert list(Attempt.objects.values_list("outcome", flat=True)) == ["sent"]
+    # The provider had the first request too: a worker that dies between the provider's
+    # acceptance and its own commit sends that notice twice; never fewer than once.
+    assert postmark.wait_for(2)

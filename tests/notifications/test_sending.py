@@ -1,0 +1,292 @@
+"""Sending notices: through anymail's Postmark backend to a loopback server, with the
+rules that keep them few and true (spacing and folding, not while looking, never about
+a turn already played), and what errors do. The clock is moved, never waited for."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from bansugoroku.games import services
+from bansugoroku.games.models import Seat
+from engine.names import roll_name
+from engine.rules import Rules
+from notifications import sending
+from notifications.channels import SENDERS, push_sender
+from notifications.errors import PermanentError
+from notifications.making import make_notices
+from notifications.models import (
+    Attempt,
+    EmailMode,
+    Event,
+    Notice,
+    Preferences,
+    Suppression,
+    TableMute,
+)
+from tests.notifications.helpers import deliver, notice, play_turn, player, started, unseen
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_your_turn_mail_says_which_table_what_was_rolled_and_links_to_it(postmark):
+    host, guest = player("Aiko", "aiko@example.com"), player("Ben", "ben@example.com")
+    table = started(host, guest)
+    deliver(table)
+    unseen(table)
+
+    assert sending.send_notice(notice(table, host, "your_turn").pk) == "sent"
+
+    (mail,) = postmark.received
+    assert mail.path == "/email"
+    assert mail.headers["X-Postmark-Server-Token"] == "test-token"
+    assert mail.to == "aiko@example.com"
+    assert mail.body["Subject"] == f"Your turn at {table.code}"
+    text, html = mail.body["TextBody"], mail.body["HtmlBody"]
+    link = f"https://play.example.com/tables/{table.code}"
+    assert "Hello Aiko," in text and f"Table {table.code}, against Ben." in text
+    assert "You rolled " in text and link in text
+    assert f'<a href="{link}">' in html and "You rolled " in html
+    unsubscribe = mail.header("List-Unsubscribe")
+    assert unsubscribe and unsubscribe.startswith("<https://play.example.com/api/v1/unsubscribe/")
+    assert mail.header("List-Unsubscribe-Post") == "List-Unsubscribe=One-Click"
+    assert "https://play.example.com/settings/notices" in text
+
+
+def test_the_dice_carry_their_old_name_and_japanese_uses_the_original_terms(postmark):
+    host = player("愛子", "aiko@example.com", locale="ja")
+    table = started(host, player("Ben"))
+    deliver(table)
+    unseen(table)
+    sending.send_notice(notice(table, host, "your_turn").pk)
+
+    (mail,) = postmark.received
+    assert mail.body["Subject"] == f"{table.code} の卓であなたの番です"
+    table.refresh_from_db()
+    dice = sorted(table.current_game.dice, reverse=True)
+    kanji = roll_name((dice[0], dice[1])).kanji
+    assert f"あなたの賽は {kanji}（{dice[0]}・{dice[1]}） です。" in mail.body["TextBody"]
+
+
+def test_who_is_told_what_and_never_the_cpu(postmark):
+    host, guest = player("Aiko", "a@example.com"), player("Ben", "b@example.com")
+    table = started(host, guest)
+    made = deliver(table)
+    assert {(n.kind, n.player_id) for n in made} == {
+        ("opponent_joined", host.pk),
+        ("your_turn", host.pk),
+    }
+    services.game_resign(player=guest, code=table.code, version=table.version)
+    over = [n for n in deliver(table) if n.kind == "game_over"]
+    assert sorted(n.player_id for n in over) == sorted([host.pk, guest.pk])
+
+    alone = player("Chie", "c@example.com")
+    cpu_table = services.table_create(host=alone, rules=Rules(), cpu="easy").table
+    version = cpu_table.version
+    cpu_table = services.table_start(player=alone, code=cpu_table.code, version=version).table
+    assert {n.player_id for n in deliver(cpu_table)} <= {alone.pk}
+
+
+def test_an_event_handed_on_twice_makes_its_notices_once():
+    table = started(player("Aiko", "a@example.com"), player("Ben"))
+    first = deliver(table)
+    again = make_notices(table.pk, Event.objects.filter(table=table))
+    assert Notice.objects.filter(table=table).count() == len(first) == 2
+    assert sorted(again) == sorted(n.pk for n in first)
+
+
+def test_no_notice_about_a_turn_already_played(postmark):
+    host = player("Aiko", "a@example.com")
+    table = started(host, player("Ben"))
+    deliver(table)
+    play_turn(table, host)
+
+    answer = sending.send_notice(notice(table, host, "your_turn").pk)
+
+    assert answer == "skipped: the turn was played already"
+    assert postmark.received == []
+
+
+def test_a_player_looking_at_the_table_is_told_only_once_they_leave(postmark):
+    host = player("Aiko", "a@example.com")
+    table = started(host, player("Ben"))  # the host has just looked: they started it
+    deliver(table)
+    turn = notice(table, host, "your_turn")
+    seen = Seat.objects.get(table=table, player=host).last_seen_at
+
+    assert sending.send_notice(turn.pk).startswith("delayed")
+    turn.refresh_from_db()
+    assert turn.status == "pending" and turn.next_attempt_at == seen + timedelta(minutes=5)
+    assert turn.pk not in sending.due_notices()
+    with time_machine.travel(seen + timedelta(minutes=5, seconds=1)):
+        assert turn.pk in sending.due_notices()
+        assert sending.send_notice(turn.pk) == "sent"
+    assert len(postmark.received) == 1
+
+
+def test_a_looking_window_of_0_never_waits(postmark, settings):
+    settings.NOTICE_LOOKING_WINDOW = timedelta(0)
+    host = player("Aiko", "a@example.com")
+    table = started(host, player("Ben"))
+    deliver(table)
+    assert sending.send_notice(notice(table, host, "your_turn").pk) == "sent"
+
+
+def test_turn_mails_are_spaced_and_the_next_lists_every_waiting_table_oldest_first(postmark):
+    host = player("Aiko", "a@example.com")
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        first = started(host, player("Ben"))
+        deliver(first)
+        unseen(first)
+        assert sending.send_notice(notice(first, host, "your_turn").pk) == "sent"
+    later = []
+    for minutes, name in ((10, "Chie"), (20, "Daichi")):
+        with time_machine.travel(start + timedelta(minutes=minutes), tick=False):
+            table = started(host, player(name))
+            deliver(table)
+            unseen(table)
+            answer = sending.send_notice(notice(table, host, "your_turn").pk)
+            assert answer.startswith("delayed"), answer
+            later.append(table)
+    assert len(postmark.received) == 1
+
+    with time_machine.travel(start + timedelta(hours=3, seconds=1), tick=False):
+        assert sending.send_notice(notice(later[0], host, "your_turn").pk) == "sent"
+        folded = notice(later[1], host, "your_turn")
+        assert folded.status == "skipped" and folded.outcome.startswith("folded into")
+        assert sending.send_notice(folded.pk).startswith("not due")
+
+    assert len(postmark.received) == 2
+    text = postmark.received[1].body["TextBody"]
+    assert postmark.received[1].body["Subject"] == "Your turn at 3 tables"
+    codes = [first.code, later[0].code, later[1].code]
+    positions = [text.index(f"Table {code},") for code in codes]
+    assert positions == sorted(positions), "oldest first"
+
+
+def test_a_spacing_of_0_sends_each_turn(postmark, settings):
+    settings.NOTICE_EMAIL_SPACING = timedelta(0)
+    host = player("Aiko", "a@example.com")
+    for name in ("Ben", "Chie"):
+        table = started(host, player(name))
+        deliver(table)
+        unseen(table)
+        assert sending.send_notice(notice(table, host, "your_turn").pk) == "sent"
+    assert len(postmark.received) == 2
+
+
+def test_the_daily_digest_sends_one_a_day(postmark):
+    host = player("Aiko", "a@example.com")
+    Preferences.objects.create(player=host, email_mode=EmailMode.DAILY_DIGEST)
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        first = started(host, player("Ben"))
+        deliver(first)
+        unseen(first)
+        assert sending.send_notice(notice(first, host, "your_turn").pk) == "sent"
+    with time_machine.travel(start + timedelta(hours=5), tick=False):
+        second = started(host, player("Chie"))
+        deliver(second)
+        unseen(second)
+        answer = sending.send_notice(notice(second, host, "your_turn").pk)
+    next_day = (start + timedelta(days=1)).isoformat()
+    assert answer == f"delayed until {next_day}: a turn e-mail went out recently"
+
+
+def test_a_transient_error_is_retried_later_with_a_growing_pause(postmark):
+    postmark.answer = "down"
+    host = player("Aiko", "a@example.com")
+    table = started(host, player("Ben"))
+    deliver(table)
+    unseen(table)
+    turn = notice(table, host, "your_turn")
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        assert sending.send_notice(turn.pk).startswith("retry at")
+    turn.refresh_from_db()
+    assert (turn.status, turn.attempts) == ("pending", 1)
+    assert turn.next_attempt_at == start + timedelta(minutes=1)
+    with time_machine.travel(start + timedelta(minutes=1, seconds=1), tick=False):
+        sending.send_notice(turn.pk)
+    turn.refresh_from_db()
+    assert turn.next_attempt_at == start + timedelta(minutes=3, seconds=1)
+    postmark.answer = "ok"
+    with time_machine.travel(start + timedelta(minutes=4), tick=False):
+        assert sending.send_notice(turn.pk) == "sent"
+    outcomes = list(
+        Attempt.objects.filter(notice=turn).order_by("pk").values_list("outcome", flat=True)
+    )
+    assert outcomes == ["transient", "transient", "sent"]
+
+
+def test_a_permanent_error_suppresses_the_address_and_stops_its_mail(postmark):
+    postmark.answer = "inactive"
+    host, guest = player("Aiko", "Aiko@Example.com"), player("Ben")
+    table = started(host, guest)
+    deliver(table)
+    unseen(table)
+
+    assert sending.send_notice(notice(table, host, "your_turn").pk) == "failed: permanent error"
+
+    assert Suppression.objects.get().address == "aiko@example.com"
+    attempt = Attempt.objects.get(notice__kind="your_turn")
+    assert attempt.outcome == "permanent" and "inactive" in attempt.error
+    postmark.answer = "ok"
+    joined = notice(table, host, "opponent_joined")
+    assert sending.send_notice(joined.pk) == "skipped: the address is suppressed"
+    assert len(postmark.received) == 1
+
+
+def test_a_permanent_push_error_stops_push_for_the_player(monkeypatch):
+    pushed = []
+
+    def send_to_player(player_id: int, payload: dict) -> None:
+        pushed.append((player_id, payload))
+        raise PermanentError("no subscription left")
+
+    monkeypatch.setitem(SENDERS, "push", push_sender(send_to_player))
+    host = player("Aiko")
+    table = started(host, player("Ben"))
+    deliver(table)
+    unseen(table)
+
+    assert (
+        sending.send_notice(notice(table, host, "your_turn", "push").pk)
+        == "failed: permanent error"
+    )
+    ((player_id, payload),) = pushed
+    assert player_id == host.pk and payload["kind"] == "your_turn"
+    assert payload["url"].endswith(f"/tables/{table.code}") and payload["title"]
+    assert Preferences.objects.get(player=host).push_stopped_at is not None
+    joined = notice(table, host, "opponent_joined", "push")
+    assert sending.send_notice(joined.pk) == "skipped: push failed for good"
+    assert len(pushed) == 1
+
+
+def test_without_a_confirmed_address_nothing_is_mailed(postmark):
+    host = player("Aiko")
+    table = started(host, player("Ben"))
+    deliver(table)
+    unseen(table)
+    answer = sending.send_notice(notice(table, host, "your_turn").pk)
+    assert answer == "skipped: no confirmed e-mail address"
+    assert postmark.received == []
+
+
+def test_a_muted_table_is_neither_told_nor_listed(postmark, settings):
+    settings.NOTICE_EMAIL_SPACING = timedelta(0)
+    host = player("Aiko", "a@example.com")
+    told, muted = started(host, player("Ben")), started(host, player("Chie"))
+    TableMute.objects.create(player=host, table=muted)
+    for table in (told, muted):
+        deliver(table)
+        unseen(table)
+
+    assert not Notice.objects.filter(table=muted).exists(), "muted when the event came"
+    assert sending.send_notice(notice(told, host, "your_turn").pk) == "sent"
+    (mail,) = postmark.received
+    assert told.code in mail.body["TextBody"] and muted.code not in mail.body["TextBody"]

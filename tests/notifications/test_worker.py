@@ -1,0 +1,110 @@
+"""Notices through real Celery workers over a real broker (Redis in CI) to the loopback
+Postmark: a move made through the API mails the opponent, and several workers racing
+over the same notices send each exactly once."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterator
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from bansugoroku.celery import app
+from bansugoroku.games import services
+from engine.rules import Rules
+from notifications.models import Attempt, EmailAddress, Notice
+from notifications.tasks import send_due, send_notice
+from tests.client import Api, mover, open_table
+from tests.games.test_tasks import worker_running
+from tests.notifications.postmark import FakePostmark
+from tests.notifications.processes import worker_processes
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not app.conf.broker_url.startswith(("redis://", "amqp://")),
+        reason="a real worker over Redis or RabbitMQ: set CELERY_BROKER_URL, as CI does",
+    ),
+]
+
+
+def confirm(api: Api, address: str) -> None:
+    player_id = api.get("players/me").body["id"]
+    EmailAddress.objects.create(player_id=player_id, address=address, confirmed_at=timezone.now())
+
+
+def play_a_turn(code: str, *players: Api) -> Api:
+    """The player to move plays their whole turn through the API; returns them."""
+    player, state = mover(code, *players)
+    while state["game"]["turn"]["yours"] and state["game"]["turn"]["legal_moves"]:
+        body = {"version": state["version"], "moves": [state["game"]["turn"]["legal_moves"][0]]}
+        answer = player.post(f"tables/{code}/moves", body)
+        assert answer.status == 200, answer.body
+        state = answer.body
+    return player
+
+
+def test_a_move_through_the_api_mails_the_opponent(api, postmark, settings):
+    settings.NOTICE_LOOKING_WINDOW = timedelta(0)  # the test client looks at every table
+    app.control.purge()
+    host, guest = api.new_player("Aiko"), api.new_player("Ben")
+    confirm(host, "aiko@example.com")
+    confirm(guest, "ben@example.com")
+    with worker_running():
+        code = open_table(host, guest)
+        played = play_a_turn(code, host, guest)
+        other, address = (
+            (guest, "ben@example.com") if played is host else (host, "aiko@example.com")
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            to_other = [m for m in postmark.received if m.to == address]
+            if any(m.body["Subject"] == f"Your turn at {code}" for m in to_other):
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError(f"no turn mail to {address}: {postmark.received}")
+    mail = next(m for m in to_other if m.body["Subject"] == f"Your turn at {code}")
+    mover_name = "Aiko" if played is host else "Ben"
+    assert f"{mover_name} played " in mail.body["TextBody"]
+    assert f"/tables/{code}" in mail.body["HtmlBody"]
+
+
+@pytest.fixture
+def two_workers(postmark: FakePostmark) -> Iterator[None]:
+    """Two worker processes of four threads each, on the test's broker and database."""
+    with worker_processes(postmark, count=2, threads=4):
+        yield
+
+
+def test_two_workers_racing_over_the_same_notices_send_each_once(postmark, two_workers):
+    postmark.delay = 0.05  # a slow provider widens the window for a double send
+    app.control.purge()
+    count = 12
+    for n in range(count):
+        host, _ = services.player_create(name=f"Host {n}")
+        EmailAddress.objects.create(
+            player=host, address=f"host{n}@example.com", confirmed_at=timezone.now()
+        )
+        guest, _ = services.player_create(name=f"Guest {n}")
+        table = services.table_create(host=host, rules=Rules()).table
+        services.table_join(player=guest, code=table.code)  # each: one notice, to the host
+    deadline = time.monotonic() + 30
+    while Notice.objects.count() < count and time.monotonic() < deadline:
+        time.sleep(0.1)
+    ids = list(Notice.objects.values_list("pk", flat=True))
+    assert len(ids) == count
+    for _ in range(3):  # the same notices queued again and again, as the relay would
+        for notice_id in ids:
+            send_notice.delay(notice_id)
+        send_due.delay()
+
+    mails = postmark.wait_for(count, timeout=60)
+    time.sleep(2)  # any double send would arrive by now
+    assert len(postmark.received) == count
+    assert Counter(m.to for m in mails) == {f"host{n}@example.com": 1 for n in range(count)}
+    assert set(Notice.objects.values_list("status", flat=True)) == {"sent"}
+    assert Attempt.objects.count() == count
