@@ -20,7 +20,7 @@ DEV_ENV := DEBUG=$${DEBUG:-1}
 # mypy's Django plugin loads the settings, which never connect to this database.
 TYPECHECK_ENV := DEBUG=1 DATABASE_URL=postgres://127.0.0.1/typecheck
 
-.PHONY: install run worker manage admin test lint bench bench-cpu bench-api clean
+.PHONY: install run worker manage admin test lint messages bench bench-cpu bench-api clean
 
 install: $(STAMP)
 
@@ -28,6 +28,7 @@ $(STAMP): pyproject.toml uv.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 	$(BIN)/uv sync --frozen --all-groups --inexact
+	$(BIN)/python -m bansugoroku.translations
 	touch $@
 
 run: install
@@ -56,6 +57,12 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(TYPECHECK_ENV) $(BIN)/mypy
 	$(BIN)/lint-imports
+
+# Bring every language's .po up to date with the templates and code (GNU gettext's
+# xgettext), then fill in the new msgstr and check with `make test`.
+messages: install
+	$(DEV_ENV) $(BIN)/python manage.py makemessages --no-obsolete --add-location file \
+		-l de -l fr -l ru -l ja -i staticfiles -i engine -i tests -i bench
 
 bench: install
 	$(BIN)/python -m engine.bench
