@@ -36,12 +36,13 @@ def seat_name(table: Table, seat: int, me: int) -> str:
     if other.player is not None:
         return other.player.name
     if other.cpu:
-        return _("CPU (%(level)s)") % {"level": cpu_level(other.cpu)}
+        return cpu_name(other.cpu)
     return _("Black") if seat == 0 else _("White")
 
 
-def cpu_level(level: str) -> str:
-    return _("easy") if level == "easy" else _("normal")
+def cpu_name(level: str) -> str:
+    """The CPU with its level, as a seat's name."""
+    return _("CPU (%(level)s)") % {"level": _("easy") if level == "easy" else _("normal")}
 
 
 def position_text(position: shapes.Position) -> str:

@@ -15,7 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
 
 from bansugoroku.front.identity import current_player
-from bansugoroku.front.names import cpu_level
+from bansugoroku.front.names import cpu_name
 from bansugoroku.games import selectors, services
 from bansugoroku.games.models import Seat
 
@@ -37,7 +37,7 @@ def _who(seat: Seat) -> str | None:
     """The opponent's name, the CPU's level, or None while the seat is free."""
     if seat.player is not None:
         return seat.player.name
-    return f"CPU ({cpu_level(seat.cpu)})" if seat.cpu else None
+    return cpu_name(seat.cpu) if seat.cpu else None
 
 
 @require_safe
