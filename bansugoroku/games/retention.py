@@ -23,9 +23,10 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from bansugoroku.games.models import Player, Table
+from bansugoroku.games.models import Player, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,9 @@ def _purge_players(before: datetime) -> int:
     with transaction.atomic():
         ids = list(
             Player.objects.select_for_update(skip_locked=True)
-            .filter(created_at__lt=before, seats=None, hosted_tables=None)
+            .filter(created_at__lt=before)
+            .exclude(Exists(Seat.objects.filter(player=OuterRef("pk"))))
+            .exclude(Exists(Table.objects.filter(host=OuterRef("pk"))))
             .values_list("pk", flat=True)[:BATCH]
         )
         if ids:
