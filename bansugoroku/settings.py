@@ -85,8 +85,9 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # The pages' language: the set_language cookie, else Accept-Language, else English.
-    "django.middleware.locale.LocaleMiddleware",
+    # The pages' language (the API stays English): the language cookie, else
+    # Accept-Language, else English.
+    "bansugoroku.front.languages.PageLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

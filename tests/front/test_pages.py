@@ -201,3 +201,17 @@ def test_the_data_page_states_the_retention_periods(settings, db):
 @pytest.mark.parametrize("path", ["/me/tables", "/settings", "/rules", "/data"])
 def test_the_pages_take_no_post(db, path):
     assert browser().post(path).status_code == 405
+
+
+def test_the_api_stays_english_whatever_the_language(host):
+    """Apps switch on `code` and translate themselves; a half-translated answer helps
+    no one."""
+    answer = browser(**{"Accept-Language": "de"}).get("/api/v1/players/me")
+    assert answer.status_code == 401
+    assert answer.json()["detail"] == "Authentication credentials were not provided."
+    assert "Accept-Language" not in answer.get("Vary", "")
+    client = browser(host.token)
+    client.cookies["django_language"] = "ja"
+    refused = client.patch("/api/v1/players/me", {"name": ""}, content_type="application/json")
+    assert refused.status_code == 400
+    assert "この" not in refused.content.decode()
