@@ -215,3 +215,22 @@ def test_the_api_stays_english_whatever_the_language(host):
     refused = client.patch("/api/v1/players/me", {"name": ""}, content_type="application/json")
     assert refused.status_code == 400
     assert "この" not in refused.content.decode()
+
+
+def test_the_page_says_its_language(db):
+    assert '<html lang="ja">' in page(browser(**{"Accept-Language": "ja"}), "/rules")
+
+
+def test_my_tables_costs_the_same_queries_for_one_table_or_three(
+    host, guest, api, django_assert_num_queries
+):
+    from tests.client import open_table
+
+    open_table(host, guest)
+    client = browser(host.token)
+    with django_assert_num_queries(2):  # the player's token, then every table in one
+        page(client, "/me/tables")
+    for name in ("Chie", "Dan"):
+        open_table(host, api.new_player(name))
+    with django_assert_num_queries(2):
+        assert page(client, "/me/tables").count('data-test="table-') == 3

@@ -17,7 +17,10 @@
   function show(index) {
     const frame = frames[index];
     const drawn = [];
-    for (const [x, y, color] of frame.circles) {
+    const circles = frame.circles;
+    const counts = frame.counts;
+    for (let at = 0; at < circles.length; at += 3) {
+      const [x, y, color] = circles.slice(at, at + 3);
       const circle = document.createElementNS(ns, "circle");
       circle.setAttribute("class", "stone c" + color);
       circle.setAttribute("cx", x);
@@ -25,7 +28,8 @@
       circle.setAttribute("r", radius);
       drawn.push(circle);
     }
-    for (const [x, y, text] of frame.counts) {
+    for (let at = 0; at < counts.length; at += 3) {
+      const [x, y, text] = counts.slice(at, at + 3);
       const label = document.createElementNS(ns, "text");
       label.setAttribute("class", "count");
       label.setAttribute("x", x);
