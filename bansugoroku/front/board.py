@@ -25,7 +25,7 @@ BAR_X = LEFT + 6 * COLUMN  # the bar's column, between the halves
 TRAY_X = BAR_X + COLUMN + 6 * COLUMN + 4  # borne-off stones, right of the board
 TOP, BOTTOM = 20, 202  # the rows' outer edges
 POINT_LENGTH = 86
-SHOWN = 5  # stones drawn on a point; the last shows the count when there are more
+SHOWN = 4  # stones drawn on a point; the last shows the count when there are more
 
 
 class Triangle(TypedDict):
@@ -105,11 +105,25 @@ def stones(points: list[int], bar: list[int], off: list[int], colors: tuple[int,
     return found
 
 
+def route() -> str:
+    """The way the viewer's stones travel, as an SVG path between the rows: right along
+    the top from their In 1, down at the right-hand end, left to home, with an arrowhead."""
+    start, turn = column_x(24) + COLUMN // 2, column_x(13) + COLUMN // 2
+    upper, lower = (TOP + BOTTOM) // 2 - 3, (TOP + BOTTOM) // 2 + 3
+    return f"M{start},{upper} H{turn} V{lower} H{start} m6,-4 l-6,4 l6,4"
+
+
 def board(
-    points: list[int], bar: list[int], off: list[int], colors: tuple[int, int]
+    points: list[int],
+    bar: list[int],
+    off: list[int],
+    colors: tuple[int, int],
+    *,
+    show_route: bool = False,
 ) -> dict[str, object]:
-    """Everything `front/board.html` draws."""
+    """Everything `front/board.html` draws; with `show_route`, the stones' way home."""
     return {
+        "route": route() if show_route else None,
         "width": WIDTH,
         "height": HEIGHT,
         "triangles": triangles(),

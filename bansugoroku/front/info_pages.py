@@ -26,7 +26,7 @@ COLORS = (0, 1)
 @require_safe
 def rules(request: HttpRequest) -> HttpResponse:
     context = {
-        "start": board.board(START, [0, 0], [0, 0], COLORS),
+        "start": board.board(START, [0, 0], [0, 0], COLORS, show_route=True),
         "hit": board.board(HIT, [0, 1], [0, 0], COLORS),
         "closed": board.board(CLOSED, [0, 1], [0, 0], COLORS),
     }

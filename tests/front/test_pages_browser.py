@@ -120,7 +120,10 @@ def test_the_replay_slider_steps_through_the_turns_by_keyboard(played, server, c
     slider.focus()
     page.keyboard.press("Home")
     assert title.inner_text() == "The start"
-    assert page.locator(".replay .stone").count() == 30
+    # Each side: 2 + 3 stones drawn, and two stacks of five drawn as four and a count.
+    assert page.locator(".replay .stone").count() == 2 * (2 + 3 + 4 + 4)
+    counts = page.locator(".replay .count").evaluate_all("els => els.map(e => e.textContent)")
+    assert counts == ["5"] * 4
     page.keyboard.press("ArrowRight")
     assert title.inner_text().startswith("Turn 1:")
     assert page.locator('.turns li[aria-current="step"]').get_attribute("data-turn") == "1"
@@ -135,8 +138,8 @@ def test_the_language_switch_and_the_name_form(played, server, chromium):
     visit = Visit(chromium, server, played.guest.token, SIZES["phone"])
     page = visit.open("/settings")
     page.locator('[data-test="language"]').select_option("ja")
-    page.locator('[data-test="language-form"] button').click()
-    page.wait_for_url("**/settings")
+    with page.expect_navigation():  # back to the same address, so wait for the load
+        page.locator('[data-test="language-form"] button').click()
     assert page.locator("h1").inner_text() == "設定"
     page.locator('[data-test="name"]').fill("Ben \u202e")
     page.locator('[data-test="save-name"]').click()

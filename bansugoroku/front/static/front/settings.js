@@ -4,6 +4,7 @@
 (function () {
   const form = document.querySelector("[data-name-form]");
   if (!form) return;
+  form.hidden = false; // it saves through the API, so it shows only where scripts run
   const message = form.querySelector("[data-message]");
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
