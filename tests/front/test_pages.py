@@ -234,3 +234,31 @@ def test_my_tables_costs_the_same_queries_for_one_table_or_three(
         open_table(host, api.new_player(name))
     with django_assert_num_queries(2):
         assert page(client, "/me/tables").count('data-test="table-') == 3
+
+
+def test_a_resigned_game_says_so(host, guest, table):
+    version = host.state(table)["version"]
+    assert host.post(f"tables/{table}/resign", {"version": version}).status == 200
+    html = page(browser(guest.token), f"/tables/{table}/games/1")
+    assert "You won by resignation: 1 point" in html
+    assert "Ben won by resignation" in page(browser(host.token), f"/tables/{table}/games")
+    assert 'data-test="dice-check">✓' in html  # over, so the seed is shown and checked
+
+
+def test_dice_that_do_not_match_the_seed_are_flagged(played):
+    from bansugoroku.games.models import Turn
+
+    turn = Turn.objects.filter(game__table__code=played.code).order_by("number").first()
+    turn.dice = [turn.dice[0] % 6 + 1, turn.dice[1]]  # a die the seed did not give
+    turn.save()
+    html = page(browser(played.host.token), f"/tables/{played.code}/games/1")
+    assert 'data-test="dice-check">✗' in html
+
+
+def test_a_cpu_opponent_is_named_by_its_level(host):
+    created = host.post("tables", {"opponent": "cpu", "cpu_level": "easy"})
+    assert created.status == 201, created.body
+    client = browser(host.token)
+    assert "against CPU (easy)" in page(client, "/me/tables")
+    client.cookies["django_language"] = "de"
+    assert "gegen CPU (leicht)" in page(client, "/me/tables")

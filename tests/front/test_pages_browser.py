@@ -148,7 +148,9 @@ def test_the_language_switch_and_the_name_form(played, server, chromium):
     page.locator('[data-test="name"]').fill("Benjamin")
     page.locator('[data-test="save-name"]').click()
     message.filter(has_text="保存しました").wait_for(timeout=5000)
+    page.screenshot(path=str(SHOTS / "pages-settings-ja-phone.png"), full_page=True)
     assert visit.open("/rules").locator("text=入勝").count() > 0
+    page.screenshot(path=str(SHOTS / "pages-rules-ja-phone.png"))
     # The refused name was a 400 the page expected and showed; nothing else failed.
     assert [p for p in visit.problems if "400" not in p] == []
     assert len(visit.problems) == 2  # that answer, and the console's note of it
