@@ -36,10 +36,15 @@ class CompactJSON(DjangoJSONEncoder):
     item_separator, key_separator = ",", ":"
 
 
-def _seated(request: HttpRequest, code: str) -> tuple[Player, Table]:
+def _player(request: HttpRequest) -> Player:
     player = current_player(request)
     if player is None:
         raise Http404("no player")
+    return player
+
+
+def _seated(request: HttpRequest, code: str) -> tuple[Player, Table]:
+    player = _player(request)
     try:
         return player, table_for_player(code=code, player=player)
     except TableNotFound:
@@ -62,13 +67,14 @@ def games(request: HttpRequest, code: str) -> HttpResponse:
 def game(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """One game turn by turn, a replay of its board, its exports and, once it is over,
     the check of its dice."""
-    player, table = _seated(request, code)
+    player = _player(request)
     if number > MAX_NUMBER:
         raise Http404("no such game")  # PostgreSQL's integer could not even hold it
     try:
-        found = history.game_for_player(code=table.code, player=player, number=number)
-    except GameNotFound:
+        found = history.game_for_player(code=code, player=player, number=number)
+    except (TableNotFound, GameNotFound):
         raise Http404("no such game") from None
+    table = found.table  # with its seats and players, loaded once
     seen = history.game_history(found, player)
     me = seat_of(table, player).number
     colors = (me, 1 - me)

@@ -262,3 +262,11 @@ def test_a_cpu_opponent_is_named_by_its_level(host):
     assert "against CPU (easy)" in page(client, "/me/tables")
     client.cookies["django_language"] = "de"
     assert "gegen CPU (leicht)" in page(client, "/me/tables")
+
+
+def test_a_games_history_page_costs_five_queries(played, django_assert_num_queries):
+    """The token, the table with its seats, the game, its turns, and its turns again for
+    the dice check."""
+    client = browser(played.host.token)
+    with django_assert_num_queries(5):
+        page(client, f"/tables/{played.code}/games/1")
