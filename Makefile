@@ -28,6 +28,7 @@ $(STAMP): pyproject.toml uv.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 	$(BIN)/uv sync --frozen --all-groups --inexact
+	$(BIN)/python -m bansugoroku.translations
 	touch $@
 
 run: install
@@ -46,11 +47,6 @@ manage: install
 admin: install
 	$(DEV_ENV) $(BIN)/python manage.py createsuperuser $(ARGS)
 
-# The notices' message catalogues: compile after editing a .po file (needs GNU gettext);
-# the .mo files are kept in git, so a deployment needs no gettext.
-messages: install
-	cd notifications && $(TYPECHECK_ENV) PYTHONPATH=$(CURDIR) ../$(BIN)/python -m django compilemessages --settings=bansugoroku.settings
-
 # Unless a broker is named, the tests' tasks go to kombu's in-memory transport, not to the
 # .celery/ folder that `make worker` reads: no stale backlog for the next development run.
 test: install
@@ -61,6 +57,12 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(TYPECHECK_ENV) $(BIN)/mypy
 	$(BIN)/lint-imports
+
+# Bring every language's .po up to date with the templates and code (GNU gettext's
+# xgettext), then fill in the new msgstr and check with `make test`.
+messages: install
+	$(DEV_ENV) $(BIN)/python manage.py makemessages --no-obsolete --add-location file \
+		-l de -l fr -l ru -l ja -i staticfiles -i engine -i tests -i bench
 
 bench: install
 	$(BIN)/python -m engine.bench
@@ -81,6 +83,6 @@ bench-api: install
 clean:
 	if [ -x $(BIN)/python ]; then $(BIN)/python -m bansugoroku.embedded_db stop; fi
 	rm -rf $(VENV) .pgdata .celery staticfiles .pytest_cache .mypy_cache .ruff_cache \
-		.hypothesis .import_linter_cache .benchmarks bench-results
+		.hypothesis .import_linter_cache .benchmarks bench-results .screenshots locale/*/LC_MESSAGES/*.mo
 	find . -path ./.git -prune -o \( -name __pycache__ -o -name '*.egg-info' \) -type d \
 		-prune -exec rm -rf {} + -o \( -name '*.pyc' -o -name '*.prof' \) -type f -exec rm -f {} +

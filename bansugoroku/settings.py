@@ -17,6 +17,7 @@ import django_stubs_ext
 from corsheaders.defaults import default_headers
 from django.core.exceptions import ImproperlyConfigured
 
+from bansugoroku.api.locales import DEFAULT_LOCALE, LOCALE_NAMES
 from bansugoroku.env import (
     env_bool,
     env_choice,
@@ -86,6 +87,9 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The pages' language (the API stays English): the language cookie, else
+    # Accept-Language, else English.
+    "bansugoroku.front.languages.PageLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -160,7 +164,14 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "bansugoroku.throttles.client_address"
 
-LANGUAGE_CODE = "en-us"
+# The pages come in the five languages players may choose (bansugoroku/api/locales.py).
+# English is the source language of every string; the others' catalogues are the .po
+# files under locale/, compiled to .mo when stale by `bansugoroku.translations`.
+LANGUAGE_CODE = DEFAULT_LOCALE
+LANGUAGES = list(LOCALE_NAMES.items())
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_SECURE = not DEBUG
+LANGUAGE_COOKIE_AGE = 400 * 24 * 3600  # as long as browsers keep a cookie
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -337,7 +348,6 @@ NOTICE_RETRY_AFTER = env_duration("NOTICE_RETRY_AFTER", timedelta(minutes=1))
 NOTICE_RETRY_MAX_PAUSE = env_duration("NOTICE_RETRY_MAX_PAUSE", timedelta(hours=6))
 NOTICE_MAX_ATTEMPTS = env_int("NOTICE_MAX_ATTEMPTS", 8, minimum=1)
 NOTICE_CONFIRM_MAX_AGE = env_duration("NOTICE_CONFIRM_MAX_AGE", timedelta(days=2))
-LOCALE_PATHS = [BASE_DIR / "notifications" / "locale"]
 
 # Celery (bansugoroku/celery.py reads every CELERY_* setting). Without a broker URL the
 # tasks queue as files in the git-ignored .celery/ folder, which a worker on the same
@@ -359,7 +369,16 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     "relay-events": {"task": "games.relay_events", "schedule": 60.0},
     "notices-due": {"task": "notifications.send_due", "schedule": 60.0},
+    # What the data page promises: old tables and unused players deleted (retention.py).
+    "purge": {"task": "games.purge", "schedule": 3600.0},  # retention.PURGE_TASK
 }
+
+# Retention, promised on the data page (/data): a table no one has changed for
+# RETENTION_TABLE_DAYS is deleted with its games, turns and events; a player who then
+# sits at no table and was created RETENTION_PLAYER_DAYS ago is deleted with all that
+# hangs on them. The purge runs every hour (beat) and on `manage.py purge`.
+RETENTION_TABLE_DAYS = env_int("RETENTION_TABLE_DAYS", 180, minimum=1)
+RETENTION_PLAYER_DAYS = env_int("RETENTION_PLAYER_DAYS", 30, minimum=1)
 CELERY_TIMEZONE = TIME_ZONE
 
 LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"])

@@ -152,19 +152,32 @@ def test_make_clean_removes_what_the_project_writes_and_keeps_the_rest(tmp_path)
         "api.prof",
         ".import_linter_cache/x",
         ".celery/queue/x.msg",
+        ".screenshots/pages.png",
+        "locale/de/LC_MESSAGES/django.mo",
     ]
     for name in written:
         (tree / name).parent.mkdir(parents=True, exist_ok=True)
         (tree / name).write_text("x")
     (tree / ".env").write_text("SECRET_KEY=mine")
+    (tree / "locale/de/LC_MESSAGES/django.po").write_text("")  # the translations stay
     result = make("clean", cwd=tree)
     assert result.returncode == 0, result.stderr
     left = sorted(str(p.relative_to(tree)) for p in tree.rglob("*"))
-    assert left == [".env", ".gitignore", "Makefile", "bansugoroku", "bansugoroku/settings.py"]
+    assert left == [
+        ".env",
+        ".gitignore",
+        "Makefile",
+        "bansugoroku",
+        "bansugoroku/settings.py",
+        "locale",
+        "locale/de",
+        "locale/de/LC_MESSAGES",
+        "locale/de/LC_MESSAGES/django.po",
+    ]
     # Nothing the project writes is missing from this test's list.
     ignored = [line.strip("/") for line in (ROOT / ".gitignore").read_text().splitlines()]
     patterns = {line for line in ignored if line and not line.startswith("#")} - {".env"}
-    covered = {"__pycache__", "*.pyc", "*.egg-info", "*.prof"} | {
+    covered = {"__pycache__", "*.pyc", "*.egg-info", "*.prof", "locale/*/LC_MESSAGES/*.mo"} | {
         name.split("/")[0] for name in written
     }
     assert patterns <= covered, patterns - covered

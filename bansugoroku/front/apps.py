@@ -7,3 +7,10 @@ class FrontConfig(AppConfig):
     name = "bansugoroku.front"
     label = "front"
     verbose_name = "Pages"
+
+    def ready(self) -> None:
+        # Before any request reads a catalogue: a .po edited or pulled since the last
+        # start is compiled now (bansugoroku/translations.py).
+        from bansugoroku.translations import compile_messages
+
+        compile_messages()

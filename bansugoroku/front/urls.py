@@ -1,11 +1,18 @@
 from django.urls import path
 
-from bansugoroku.front import views
+from bansugoroku.front import history_pages, info_pages, player_pages, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("t/<str:code>", views.invite, name="invite"),
+    path("me/tables", player_pages.my_tables, name="my-tables"),
+    path("settings", player_pages.settings_page, name="settings"),
+    path("language", player_pages.language, name="language"),
+    path("tables/<str:code>/games", history_pages.games, name="games"),
+    path("tables/<str:code>/games/<int:number>", history_pages.game, name="game"),
+    path("rules", info_pages.rules, name="rules"),
+    path("data", info_pages.data, name="data"),
     path(".well-known/assetlinks.json", views.assetlinks, name="assetlinks"),
     path(
         ".well-known/apple-app-site-association",

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import Max, Min
 from django.utils import timezone
 
-from bansugoroku.games import services
+from bansugoroku.games import retention, services
 from bansugoroku.games.models import Event, EventKind, Seat
 from bansugoroku.games.outbox import DELIVER, hand_on
 from notifications.tasks import outbox_notices
@@ -75,3 +75,10 @@ def relay_events() -> int:
         hand_on(row["table_id"], row["first"], row["last"])
         count += 1
     return count
+
+
+@shared_task(name=retention.PURGE_TASK, ignore_result=True)
+def purge() -> tuple[int, int]:
+    """Delete the tables and players past their retention (`retention.purge`), hourly."""
+    purged = retention.purge()
+    return purged.tables, purged.players

@@ -1,6 +1,6 @@
 """The events outbox read by a real Celery worker over the configured broker (Redis in CI):
 delivery after the commit, the relay for events a worker never got, and a change that
-still succeeds while the broker is away."""
+still succeeds while the broker is away; and the retention purge queued for it."""
 
 from __future__ import annotations
 
@@ -15,12 +15,13 @@ from datetime import timedelta
 import pytest
 from celery.contrib.testing.worker import start_worker
 from celery.signals import task_postrun
+from django.core.management import call_command
 from django.db import connections
 from django.utils import timezone
 
 from bansugoroku.celery import app
 from bansugoroku.games import services
-from bansugoroku.games.models import Event
+from bansugoroku.games.models import Event, Player
 from bansugoroku.games.tasks import relay_events
 from engine.rules import Rules
 
@@ -130,3 +131,13 @@ def test_a_change_succeeds_while_the_broker_is_down_and_its_events_wait():
     assert "wait for the relay" in joined.stderr
     (event,) = Event.objects.filter(table__code=code)
     assert event.kind == "player_joined" and event.delivered_at is None
+
+
+def test_the_purge_command_queues_the_purge_for_the_worker(worker):
+    old, _ = services.player_create(name="Old")
+    Player.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=400))
+    call_command("purge")
+    deadline = time.monotonic() + 15
+    while Player.objects.filter(pk=old.pk).exists():
+        assert time.monotonic() < deadline, "the worker did not purge in 15 s"
+        time.sleep(0.1)

@@ -1,0 +1,143 @@
+"""The pages of a table's past: its games, and one game turn by turn with a replay.
+
+Only the table's players see them, and a stranger gets the same 404 as for a table that
+does not exist, as in the API, so codes can't be found by trying. The pages read what
+the API's history reads (`bansugoroku.games.history`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.html import json_script
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from bansugoroku.front import board
+from bansugoroku.front.identity import current_player
+from bansugoroku.front.names import points_won, position_text, seat_name, win_name
+from bansugoroku.games import history, shapes
+from bansugoroku.games.errors import GameNotFound, TableNotFound
+from bansugoroku.games.models import Player, Table
+from bansugoroku.games.selectors import position_json, table_for_player
+from bansugoroku.games.store import seat_of
+from engine.position import Position
+
+MAX_NUMBER = 2**31 - 1
+"""The largest game number a PostgreSQL integer column holds."""
+
+
+class CompactJSON(DjangoJSONEncoder):
+    """JSON without the blanks after commas and colons, for the replay's positions."""
+
+    item_separator, key_separator = ",", ":"
+
+
+def _player(request: HttpRequest) -> Player:
+    player = current_player(request)
+    if player is None:
+        raise Http404("no player")
+    return player
+
+
+def _seated(request: HttpRequest, code: str) -> tuple[Player, Table]:
+    player = _player(request)
+    try:
+        return player, table_for_player(code=code, player=player)
+    except TableNotFound:
+        raise Http404("no such table") from None
+
+
+@require_safe
+def games(request: HttpRequest, code: str) -> HttpResponse:
+    """Every game at the table, with its result."""
+    player, table = _seated(request, code)
+    me = seat_of(table, player).number
+    rows = [
+        {**summary, "result": _result(summary, me, table)}
+        for summary in history.game_summaries(table)
+    ]
+    return render(request, "front/games.html", {"table": table, "games": rows})
+
+
+@require_safe
+def game(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """One game turn by turn, a replay of its board, its exports and, once it is over,
+    the check of its dice."""
+    player = _player(request)
+    if number > MAX_NUMBER:
+        raise Http404("no such game")  # PostgreSQL's integer could not even hold it
+    try:
+        found = history.game_for_player(code=code, player=player, number=number)
+    except (TableNotFound, GameNotFound):
+        raise Http404("no such game") from None
+    table = found.table  # with its seats and players, loaded once
+    seen = history.game_history(found, player)
+    me = seat_of(table, player).number
+    colors = (me, 1 - me)
+    positions = [position_json(Position.start())] + [t["position_after"] for t in seen["turns"]]
+    titles = [_("The start")] + [_turn_title(turn, me, table) for turn in seen["turns"]]
+    frames = [_frame(title, at, colors) for title, at in zip(titles, positions, strict=True)]
+    end = positions[-1]
+    context = {
+        "table": table,
+        "game": seen,
+        "result": _result(seen, me, table),
+        "win_name": win_name(found, table) if found.state == "won" else None,
+        "turns": [_turn_row(turn, me, table) for turn in seen["turns"]],
+        "frames": json_script(frames, "replay-frames", encoder=CompactJSON),
+        "last": frames[-1],
+        "board": board.board(end["points"], end["bar"], end["off"], colors),
+        "dice": history.dice_verification(found) if found.is_over else None,
+    }
+    return render(request, "front/game.html", context)
+
+
+def _frame(title: str, position: shapes.Position, colors: tuple[int, int]) -> dict[str, Any]:
+    """One step of the replay: its title, the stones to draw as flat lists (`x, y,
+    colour, x, y, colour, ...` and `x, y, text, ...`) and their text alternative. Flat
+    lists in compact JSON took a 107-turn game's page from 165 KB to 74 KB."""
+    stones = board.stones(position["points"], position["bar"], position["off"], colors)
+    return {
+        "title": title,
+        "text": position_text(position),
+        "circles": [value for circle in stones["circles"] for value in circle],
+        "counts": [value for count in stones["counts"] for value in count],
+    }
+
+
+def _turn_title(turn: shapes.HistoryTurn, me: int, table: Table) -> str:
+    return _("Turn %(number)d: %(who)s, %(dice)s %(name)s, %(play)s") % {
+        "number": turn["number"],
+        "who": seat_name(table, turn["seat"], me),
+        "dice": "-".join(map(str, turn["dice"])),
+        "name": turn["dice_name"]["kanji"],
+        "play": turn["notation"] if turn["moves"] else _("pass"),
+    }
+
+
+def _turn_row(turn: shapes.HistoryTurn, me: int, table: Table) -> dict[str, Any]:
+    return {
+        **turn,
+        "who": seat_name(table, turn["seat"], me),
+        "mine": turn["seat"] == me,
+        "passed": not turn["moves"],
+    }
+
+
+def _result(summary: shapes.GameSummary, me: int, table: Table) -> str:
+    """The game's outcome in a few words, for the viewer."""
+    if summary["state"] == "playing":
+        return _("Playing")
+    if summary["winner_seat"] is None:
+        return _("Ended with no winner")
+    values = {
+        "who": seat_name(table, summary["winner_seat"], me),
+        "points": points_won(summary["points"]),
+    }
+    if summary["state"] == "resigned":
+        return _("%(who)s won by resignation: %(points)s") % values
+    return _("%(who)s won: %(points)s") % values

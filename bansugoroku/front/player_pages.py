@@ -1,0 +1,71 @@
+"""The player's own pages: their tables, and their settings (name and language).
+
+The display name changes through the API (`PATCH /api/v1/players/me`, by the settings
+page's script), which checks it as it does for the apps. The language is the page's
+own form, posted to `language`, which sets Django's language cookie and, when the
+browser has a player, their `locale` too, so that e-mails follow the pages.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST, require_safe
+
+from bansugoroku.front.identity import current_player
+from bansugoroku.front.names import cpu_name
+from bansugoroku.games import selectors, services
+from bansugoroku.games.models import Seat
+
+
+@require_safe
+def my_tables(request: HttpRequest) -> HttpResponse:
+    """The player's tables, those waiting for their move first, then the longest waiting
+    (the order of `GET /api/v1/tables`)."""
+    player = current_player(request)
+    rows = []
+    if player is not None:
+        for seat, other in selectors.tables_for_player(player):
+            summary = selectors.table_summary(seat, other)
+            rows.append({**summary, "opponent_name": _who(other), "updated": seat.table.updated_at})
+    return render(request, "front/my_tables.html", {"player": player, "tables": rows})
+
+
+def _who(seat: Seat) -> str | None:
+    """The opponent's name, the CPU's level, or None while the seat is free."""
+    if seat.player is not None:
+        return seat.player.name
+    return cpu_name(seat.cpu) if seat.cpu else None
+
+
+@require_safe
+def settings_page(request: HttpRequest) -> HttpResponse:
+    return render(request, "front/settings.html", {"player": current_player(request)})
+
+
+@require_POST
+def language(request: HttpRequest) -> HttpResponse:
+    """Switch the pages' language (Django's language cookie), and the player's locale
+    with it, so that e-mails follow; then back to the page the form was on."""
+    chosen = request.POST.get("language", "")
+    if chosen not in dict(settings.LANGUAGES):
+        return render(request, "front/bad_request.html", status=400)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = "/settings"
+    response = HttpResponseRedirect(back)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        chosen,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        samesite="Lax",
+    )
+    player = current_player(request)
+    if player is not None and player.locale != chosen:
+        services.player_update(player=player, locale=chosen)
+    return response

@@ -1,0 +1,82 @@
+"""The retention the data page (/data) promises, enforced: old tables and the players
+they leave behind are deleted.
+
+- A table no one has changed for `RETENTION_TABLE_DAYS` (its `updated_at`: every move,
+  join, start or close changes it) is deleted with its seats, games, turns and events.
+- A player who sits at no table (as host or guest) and was created more than
+  `RETENTION_PLAYER_DAYS` ago is deleted. Whatever else is kept about a player (an
+  e-mail address, push subscriptions) must point at the player with
+  `on_delete=models.CASCADE`, so it goes with them.
+
+Each batch locks its tables `FOR UPDATE SKIP LOCKED` and checks their age again under
+the lock, so a table a move is changing right now is left for the next run, and a move
+waiting for the lock finds the table gone (404), never half of it. Players are locked
+the same way: one who is taking a seat right now holds a key lock on their row and is
+skipped.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from bansugoroku.games.models import Player, Seat, Table
+
+log = logging.getLogger(__name__)
+
+PURGE_TASK = "games.purge"
+"""The Celery task that runs `purge`, every hour by beat."""
+
+BATCH = 200
+"""Tables deleted per transaction: a short lock, and a bounded list of ids in memory."""
+
+
+@dataclass(frozen=True)
+class Purged:
+    tables: int
+    players: int
+
+
+def purge(now: datetime | None = None) -> Purged:
+    """Delete what the retention periods say is due at `now` (default: now)."""
+    now = now or timezone.now()
+    tables = 0
+    while deleted := _purge_tables(now - timedelta(days=settings.RETENTION_TABLE_DAYS)):
+        tables += deleted
+    players = 0
+    while deleted := _purge_players(now - timedelta(days=settings.RETENTION_PLAYER_DAYS)):
+        players += deleted
+    log.info("purge: %d tables and %d players deleted", tables, players)
+    return Purged(tables, players)
+
+
+def _purge_tables(before: datetime) -> int:
+    with transaction.atomic():
+        ids = list(
+            Table.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(updated_at__lt=before)
+            .values_list("pk", flat=True)[:BATCH]
+        )
+        if ids:
+            Table.objects.filter(pk__in=ids).delete()
+    return len(ids)
+
+
+def _purge_players(before: datetime) -> int:
+    with transaction.atomic():
+        ids = list(
+            Player.objects.select_for_update(skip_locked=True)
+            .filter(created_at__lt=before)
+            .exclude(Exists(Seat.objects.filter(player=OuterRef("pk"))))
+            .exclude(Exists(Table.objects.filter(host=OuterRef("pk"))))
+            .values_list("pk", flat=True)[:BATCH]
+        )
+        if ids:
+            Player.objects.filter(pk__in=ids).delete()
+    return len(ids)

@@ -1,0 +1,272 @@
+"""The player's pages: my tables, a table's games, one game's history, settings, rules and
+data. Who may see what (a stranger gets the same 404 as for no table), and bad input."""
+
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from bansugoroku.front.identity import COOKIE
+from bansugoroku.games.models import Player
+from bansugoroku.games.store import token_hash
+
+pytestmark = pytest.mark.django_db
+
+
+def browser(token: str | None = None, **headers: str) -> Client:
+    client = Client(headers=headers)
+    if token:
+        client.cookies[COOKIE] = token
+    return client
+
+
+def page(client: Client, path: str, status: int = 200) -> str:
+    answer = client.get(path)
+    assert answer.status_code == status, (path, answer.status_code)
+    assert answer["Content-Type"].startswith("text/html")
+    return answer.content.decode()
+
+
+def frames(html: str) -> list[dict]:
+    found = re.search(r'<script id="replay-frames" type="application/json">(.*?)</script>', html)
+    assert found, "the replay's positions are in the page"
+    return json.loads(found.group(1))
+
+
+def test_my_tables_lists_the_players_tables_waiting_for_them_first(host, guest, api):
+    from tests.client import open_table
+
+    other = api.new_player("Chie")
+    first = open_table(host, guest)
+    second = open_table(host, other)
+    html = page(browser(host.token), "/me/tables")
+    assert f'href="/tables/{first}"' in html and f'href="/tables/{second}"' in html
+    mine = [code for code in (first, second) if host.state(code)["game"]["turn"]["yours"]]
+    listed = re.findall(r'data-test="table-(\w+)"', html)
+    assert listed[: len(mine)] == sorted(mine, key=listed.index)
+    assert "against Ben" in html and "against Chie" in html
+
+
+def test_my_tables_without_a_player_points_to_the_home_page(db):
+    html = page(browser(), "/me/tables")
+    assert "has no player yet" in html
+    assert "has no player yet" in page(browser("stale-token"), "/me/tables")
+
+
+def test_my_tables_of_a_player_without_tables(host):
+    assert "You sit at no table yet" in page(browser(host.token), "/me/tables")
+
+
+def test_a_finished_game_shows_its_turns_replay_exports_and_dice_check(played):
+    client = browser(played.host.token)
+    html = page(client, f"/tables/{played.code}/games/1")
+    history = played.host.get(f"tables/{played.code}/games/1").body
+    steps = frames(html)
+    assert len(steps) == len(history["turns"]) + 1  # the start, then after each turn
+    assert all(len(step["circles"]) > 0 and step["text"] for step in steps)
+    assert html.count("<li data-turn=") == len(history["turns"])
+    first = history["turns"][0]
+    assert first["dice_name"]["kanji"] in html and first["dice_name"]["reading"] in html
+    assert 'class="hit"' in html  # the played game has a hit in it
+    assert f"/api/v1/tables/{played.code}/games/1/export.json" in html
+    assert f"/api/v1/tables/{played.code}/games/1/export.mat" in html
+    dice = played.host.get(f"tables/{played.code}/games/1/dice").body
+    assert dice["seed"] in html and 'data-test="dice-check">✓' in html
+    assert "won" in html and "iri-gachi" in html or "gachi" in html
+
+
+def test_the_list_of_a_tables_games(played):
+    html = page(browser(played.guest.token), f"/tables/{played.code}/games")
+    assert f'href="/tables/{played.code}/games/1"' in html
+
+
+def test_a_game_in_progress_keeps_its_seed_secret(host, guest, table):
+    html = page(browser(host.token), f"/tables/{table}/games/1")
+    assert "stays secret" in html and "dice-check" not in html
+    assert len(frames(html)) == 1  # only the start: no turn played yet
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/tables/{code}/games",
+        "/tables/{code}/games/1",
+    ],
+)
+def test_a_stranger_gets_404_as_for_no_table(played, api, path):
+    stranger = api.new_player("Eve")
+    body = page(browser(stranger.token), path.format(code=played.code), 404)
+    assert played.code not in body or "Eve" not in body
+    page(browser(), path.format(code=played.code), 404)
+    page(browser("stale"), path.format(code=played.code), 404)
+    page(browser(played.host.token), path.format(code="ZZZZZZ"), 404)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/tables/{code}/games/2",
+        "/tables/{code}/games/0",
+        "/tables/{code}/games/99999999999999999999",
+        "/tables/{code}/games/-1",
+        "/tables/%00%27;--/games/1",
+        "/tables/" + "A" * 500 + "/games",
+    ],
+)
+def test_malformed_or_missing_games_are_404(played, path):
+    page(browser(played.host.token), path.format(code=played.code), 404)
+
+
+def test_settings_show_the_name_and_the_language_switch(host):
+    html = page(browser(host.token), "/settings")
+    assert 'value="Aiko"' in html and 'data-test="language"' in html
+    assert 'action="/language"' in html
+
+
+def test_settings_without_a_player_offer_the_language_only(db):
+    html = page(browser(), "/settings")
+    assert 'data-test="name"' not in html and 'data-test="language"' in html
+
+
+def test_the_language_follows_accept_language(db):
+    html = page(browser(**{"Accept-Language": "de-AT,de;q=0.9"}), "/rules")
+    assert '<option value="de" lang="de" selected>' in page(
+        browser(**{"Accept-Language": "de"}), "/settings"
+    )
+    assert "Regeln" in html or "Innen" in html
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr", "ru", "ja"])
+def test_every_page_renders_in_every_language(played, language):
+    client = browser(played.host.token)
+    client.cookies["django_language"] = language
+    for path in (
+        "/me/tables",
+        "/settings",
+        "/rules",
+        "/data",
+        f"/tables/{played.code}/games",
+        f"/tables/{played.code}/games/1",
+    ):
+        html = page(client, path)
+        assert f'<option value="{language}" lang="{language}" selected>' in html or (
+            path != "/settings"
+        )
+
+
+def test_switching_the_language_sets_the_cookie_and_the_players_locale(host):
+    client = browser(host.token)
+    answer = client.post("/language", {"language": "ja", "next": "/rules"})
+    assert answer.status_code == 302 and answer["Location"] == "/rules"
+    assert answer.cookies["django_language"].value == "ja"
+    assert Player.objects.get(token_hash=token_hash(host.token)).locale == "ja"
+    assert "入勝" in page(client, "/rules")
+
+
+@pytest.mark.parametrize("language", ["", "xx", "de-DE", "en\x00", "<script>"])
+def test_an_unknown_language_is_400(host, language):
+    answer = browser(host.token).post("/language", {"language": language, "next": "/"})
+    assert answer.status_code == 400
+    assert Player.objects.get(token_hash=token_hash(host.token)).locale == "en"
+
+
+def test_the_switch_never_redirects_to_another_site(db):
+    answer = browser().post("/language", {"language": "fr", "next": "https://evil.example/"})
+    assert answer.status_code == 302 and answer["Location"] == "/settings"
+
+
+def test_the_switch_needs_the_csrf_token(db):
+    client = Client(enforce_csrf_checks=True)
+    assert client.post("/language", {"language": "fr"}).status_code == 403
+
+
+def test_the_switch_takes_only_post(db):
+    assert browser().get("/language").status_code == 405
+
+
+def test_the_rules_draw_their_diagrams_and_name_the_wins(db):
+    html = page(browser(), "/rules")
+    assert html.count("<svg") == 3
+    for win in ("iri-gachi", "mushi-gachi", "mujō-gachi", "muji-gachi"):
+        assert win in html
+
+
+def test_the_data_page_states_the_retention_periods(settings, db):
+    settings.RETENTION_TABLE_DAYS, settings.RETENTION_PLAYER_DAYS = 123, 45
+    html = page(browser(), "/data")
+    assert "123 days after the table" in html and "at least 45 days" in html
+
+
+@pytest.mark.parametrize("path", ["/me/tables", "/settings", "/rules", "/data"])
+def test_the_pages_take_no_post(db, path):
+    assert browser().post(path).status_code == 405
+
+
+def test_the_api_stays_english_whatever_the_language(host):
+    """Apps switch on `code` and translate themselves; a half-translated answer helps
+    no one."""
+    answer = browser(**{"Accept-Language": "de"}).get("/api/v1/players/me")
+    assert answer.status_code == 401
+    assert answer.json()["detail"] == "Authentication credentials were not provided."
+    assert "Accept-Language" not in answer.get("Vary", "")
+    client = browser(host.token)
+    client.cookies["django_language"] = "ja"
+    refused = client.patch("/api/v1/players/me", {"name": ""}, content_type="application/json")
+    assert refused.status_code == 400
+    assert "この" not in refused.content.decode()
+
+
+def test_the_page_says_its_language(db):
+    assert '<html lang="ja">' in page(browser(**{"Accept-Language": "ja"}), "/rules")
+
+
+def test_my_tables_costs_the_same_queries_for_one_table_or_three(
+    host, guest, api, django_assert_num_queries
+):
+    from tests.client import open_table
+
+    open_table(host, guest)
+    client = browser(host.token)
+    with django_assert_num_queries(2):  # the player's token, then every table in one
+        page(client, "/me/tables")
+    for name in ("Chie", "Dan"):
+        open_table(host, api.new_player(name))
+    with django_assert_num_queries(2):
+        assert page(client, "/me/tables").count('data-test="table-') == 3
+
+
+def test_a_resigned_game_says_so(host, guest, table):
+    version = host.state(table)["version"]
+    assert host.post(f"tables/{table}/resign", {"version": version}).status == 200
+    html = page(browser(guest.token), f"/tables/{table}/games/1")
+    assert "You won by resignation: 1 point" in html
+    assert "Ben won by resignation" in page(browser(host.token), f"/tables/{table}/games")
+    assert 'data-test="dice-check">✓' in html  # over, so the seed is shown and checked
+
+
+def test_dice_that_do_not_match_the_seed_are_flagged(played):
+    from bansugoroku.games.models import Turn
+
+    turn = Turn.objects.filter(game__table__code=played.code).order_by("number").first()
+    turn.dice = [turn.dice[0] % 6 + 1, turn.dice[1]]  # a die the seed did not give
+    turn.save()
+    html = page(browser(played.host.token), f"/tables/{played.code}/games/1")
+    assert 'data-test="dice-check">✗' in html
+
+
+def test_a_cpu_opponent_is_named_by_its_level(host):
+    created = host.post("tables", {"opponent": "cpu", "cpu_level": "easy"})
+    assert created.status == 201, created.body
+    client = browser(host.token)
+    assert "against CPU (easy)" in page(client, "/me/tables")
+    client.cookies["django_language"] = "de"
+    assert "gegen CPU (leicht)" in page(client, "/me/tables")
+
+
+def test_a_games_history_page_costs_five_queries(played, django_assert_num_queries):
+    """The token, the table with its seats, the game, its turns, and its turns again for
+    the dice check."""
+    client = browser(played.host.token)
+    with django_assert_num_queries(5):
+        page(client, f"/tables/{played.code}/games/1")
