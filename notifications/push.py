@@ -48,7 +48,9 @@ def send_to_player(player_id: int, payload: dict[str, Any]) -> None:
     if delivered:
         return
     if transient:
-        raise TransientError(f"{len(transient)} of {len(sends)} sends may succeed later") from (
-            transient[0]
-        )
-    raise PermanentError(f"all {len(sends)} sends failed for good") from permanent[0]
+        raise TransientError(
+            f"{len(transient)} of {len(sends)} sends may succeed later; {transient[0]}"
+        ) from transient[0]
+    raise PermanentError(f"all {len(sends)} sends failed for good; {permanent[0]}") from (
+        permanent[0]
+    )
