@@ -5,6 +5,7 @@ from bansugoroku.front import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("sw.js", views.service_worker, name="service-worker"),
     path("t/<str:code>", views.invite, name="invite"),
     path(".well-known/assetlinks.json", views.assetlinks, name="assetlinks"),
     path(
