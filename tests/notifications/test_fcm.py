@@ -22,9 +22,10 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from bansugoroku.games import services
 from bansugoroku.games.models import Player
 from notifications.errors import PermanentError, TransientError
-from notifications.models import DeviceToken
+from notifications.models import DeviceToken, PushSubscription
 from notifications.push import send_to_player
 from tests.notifications.loopback import Loopback, Received, Reply, loopback_server
+from tests.notifications.test_webpush import Browser
 
 pytestmark = pytest.mark.django_db
 
@@ -203,3 +204,13 @@ def test_without_credentials_fcm_is_off(settings, player):
     DeviceToken.objects.create(player=player, token="app", platform="android")
     with pytest.raises(PermanentError, match="FCM is off"):
         send_to_player(player.pk, PAYLOAD)
+
+
+def test_the_app_gets_it_though_the_browser_is_gone(google, player):
+    """Both channels in one call: the gone browser is deleted, the app's delivery counts."""
+    google.server.route("/push/", Reply(410))
+    Browser(google.server, "gone").subscribe(player)
+    DeviceToken.objects.create(player=player, token="app", platform="android")
+    send_to_player(player.pk, PAYLOAD)
+    assert not PushSubscription.objects.exists()
+    assert len(google.messages()) == 1
