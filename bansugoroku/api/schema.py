@@ -115,6 +115,9 @@ class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     )
     move = serializers.ListField(child=serializers.IntegerField(), required=False)
     index = serializers.IntegerField(required=False, help_text="Which sent move was refused.")
+    limit = serializers.IntegerField(
+        required=False, help_text="On too_many_subscriptions: how many of that kind you may have."
+    )
 
 
 PROBLEM = OpenApiResponse(ProblemSerializer, description="A problem (RFC 9457).")

@@ -186,11 +186,13 @@ def test_a_body_that_is_not_a_subscription_object_is_refused(host, raw):
     refused(host.call("POST", SUBSCRIPTIONS, raw=raw), 400, "invalid_request")
 
 
-def test_a_player_has_at_most_the_limit_of_browsers(host, settings):
+def test_a_player_has_at_most_the_limit_of_browsers(host, settings, openapi):
     settings.PUSH_MAX_PER_PLAYER = 2
     kept = [host.post(SUBSCRIPTIONS, subscription(name)) for name in "ab"]
     assert [answer.status for answer in kept] == [201, 201]
-    problem = refused(host.post(SUBSCRIPTIONS, subscription("c")), 409, "too_many_subscriptions")
+    answer = host.post(SUBSCRIPTIONS, subscription("c"))
+    check(openapi, f"/api/v1/{SUBSCRIPTIONS}", "post", 409, answer)
+    problem = refused(answer, 409, "too_many_subscriptions")
     assert problem["limit"] == 2
     assert host.post(SUBSCRIPTIONS, subscription("a")).status == 200  # updating one still works
     assert PushSubscription.objects.count() == 2
@@ -316,3 +318,13 @@ def test_an_app_unregisters_its_token_but_not_another_players(host, guest):
     assert delete(host, DEVICES, {"token": TOKEN}).status == 204
     assert not DeviceToken.objects.exists()
     refused(delete(host, DEVICES, {"token": TOKEN}), 404, "subscription_not_found")
+
+
+@pytest.mark.parametrize("path", [SUBSCRIPTIONS, DEVICES])
+def test_a_list_costs_two_queries_however_long(host, django_assert_num_queries, path):
+    """The token, then the list."""
+    for name in "abc":
+        host.post(SUBSCRIPTIONS, subscription(name))
+        host.post(DEVICES, {"token": f"token-{name}", "platform": "ios"})
+    with django_assert_num_queries(2):
+        assert len(host.get(path).body) == 3
