@@ -355,6 +355,22 @@ FCM_API_URL = "https://fcm.googleapis.com/v1/projects"
 PUSH_TTL = env_int("PUSH_TTL", 24 * 3600, minimum=0)
 # Seconds to wait for a push service's answer before counting the send as failed.
 PUSH_TIMEOUT = env_int("PUSH_TIMEOUT", 10, minimum=1)
+# The push services browsers subscribe at, the only hosts the workers post notices to:
+# Chrome, Edge's Chromium and most others use FCM, Firefox Mozilla's, Safari Apple's,
+# older Edge Windows'. "*." names every subdomain.
+PUSH_SERVICE_HOSTS = [
+    host.lower()
+    for host in env_list(
+        "PUSH_SERVICE_HOSTS",
+        [
+            "fcm.googleapis.com",
+            "updates.push.services.mozilla.com",
+            "web.push.apple.com",
+            "*.push.apple.com",
+            "*.notify.windows.com",
+        ],
+    )
+]
 # Browsers and devices one player may register, each kind counted on its own.
 PUSH_MAX_PER_PLAYER = env_int("PUSH_MAX_PER_PLAYER", 20, minimum=1)
 

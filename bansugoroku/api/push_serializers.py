@@ -1,10 +1,11 @@
 """Request bodies of the push endpoints: a browser's PushSubscription as its `toJSON()`
 writes it, and an app's FCM registration token. Strict, as every body of the API.
 
-The endpoint is a URL the server will later POST to, so it is held to what a push service
-looks like: https, and not an address inside our own network (a hostile client could
-otherwise have the workers call internal services). Only development accepts a push
-service on loopback, such as the tests' own.
+The endpoint is a URL the workers will later POST to, so it must be https on one of the
+push services the browsers use (PUSH_SERVICE_HOSTS): otherwise a hostile client could
+have the workers call any host, an internal one too (a public name can resolve to a
+private address, so refusing private addresses alone would not do). Only development
+also takes a push service on loopback, such as the tests' own.
 """
 
 from __future__ import annotations
@@ -25,16 +26,19 @@ from notifications.models import Platform
 LOOPBACK_NAMES = ("localhost", "ip6-localhost")
 
 
-def _ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    try:
-        return ipaddress.ip_address(host)
-    except ValueError:
-        return None
-
-
 def _is_loopback(host: str) -> bool:
-    ip = _ip(host)
-    return ip.is_loopback if ip else host in LOOPBACK_NAMES or host.endswith(".localhost")
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host in LOOPBACK_NAMES or host.endswith(".localhost")
+
+
+def _is_push_service(host: str) -> bool:
+    """`host` is one of PUSH_SERVICE_HOSTS, where `*.example.com` names its subdomains."""
+    return any(
+        host.endswith(known[1:]) if known.startswith("*.") else host == known
+        for known in settings.PUSH_SERVICE_HOSTS
+    )
 
 
 def check_endpoint(value: str) -> None:
@@ -46,9 +50,10 @@ def check_endpoint(value: str) -> None:
         return
     if parts.scheme != "https":
         raise serializers.ValidationError("a push endpoint must be an https:// URL")
-    ip = _ip(host)
-    if (ip is not None and not ip.is_global) or _is_loopback(host) or "." not in host:
-        raise serializers.ValidationError("a push endpoint must be a public push service")
+    if not _is_push_service(host):
+        raise serializers.ValidationError(
+            f"{host} is not a push service this server sends to (PUSH_SERVICE_HOSTS)"
+        )
 
 
 class KeyField(Text):

@@ -119,26 +119,51 @@ def test_an_endpoint_registered_by_another_player_moves_to_the_caller(host, gues
 @pytest.mark.parametrize(
     "endpoint",
     [
-        "http://push.example.com/x",  # not https
-        "ftp://push.example.com/x",
+        "http://fcm.googleapis.com/fcm/send/x",  # not https
+        "ftp://fcm.googleapis.com/x",
+        "https://push.example.com/x",  # not a push service
+        "https://fcm.googleapis.com.example.com/x",
+        "https://evilpush.apple.com.example/x",
         "https://10.0.0.8/x",  # inside a network
         "https://169.254.169.254/latest/meta-data",  # a cloud's metadata service
         "https://[fd00::1]/x",
         "https://localhost/x",  # loopback outside development
         "https://127.0.0.1/x",
         "https://intranet/x",  # a bare name, resolved inside a network
-        "https://user:secret@push.example.com/x",
+        "https://user:secret@fcm.googleapis.com/x",
         "not a url",
         "https://" + "a" * 2048 + ".com/",
     ],
 )
-def test_an_endpoint_that_is_not_a_public_https_push_service_is_refused(host, settings, endpoint):
+def test_an_endpoint_that_is_not_a_known_https_push_service_is_refused(host, settings, endpoint):
     settings.DEBUG = False
     problem = refused(
         host.post(SUBSCRIPTIONS, subscription(endpoint=endpoint)), 400, "invalid_request"
     )
     assert "endpoint" in problem["errors"]
     assert not PushSubscription.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "https://updates.push.services.mozilla.com/wpush/v2/gAAAA",
+        "https://web.push.apple.com/QGuQyavXutnMH",
+        "https://wns2-by3p.notify.windows.com/w/?token=BQYAAA",
+    ],
+)
+def test_the_browsers_push_services_are_taken(host, settings, endpoint):
+    settings.DEBUG = False
+    assert host.post(SUBSCRIPTIONS, subscription(endpoint=endpoint)).status == 201
+
+
+def test_more_push_services_can_be_allowed(host, settings):
+    settings.DEBUG = False
+    settings.PUSH_SERVICE_HOSTS = ["*.push.example.net"]
+    endpoint = "https://eu.push.example.net/x"
+    assert host.post(SUBSCRIPTIONS, subscription(endpoint=endpoint)).status == 201
+    endpoint = "https://fcm.googleapis.com/fcm/send/x"
+    refused(host.post(SUBSCRIPTIONS, subscription(endpoint=endpoint)), 400, "invalid_request")
 
 
 @pytest.mark.parametrize("endpoint", ["http://127.0.0.1:8765/push/x", "http://localhost/x"])
