@@ -146,6 +146,7 @@ class PushSubscriptionView(APIView):
     @extend_schema(
         operation_id="players_me_push_subscription_delete",
         parameters=[OpenApiParameter("subscription_id", int, OpenApiParameter.PATH)],
+        request=None,
         responses={204: None} | schema.problems(404),
         summary="Stop notices to a browser, by its id",
         description="404 `subscription_not_found` if you have no subscription with it.",

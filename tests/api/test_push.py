@@ -243,6 +243,19 @@ def test_two_browsers_racing_for_the_last_place_do_not_both_take_it(settings):
     assert PushSubscription.objects.count() == 1
 
 
+@pytest.mark.django_db(transaction=True)
+def test_two_players_registering_one_endpoint_at_once_leave_one_subscription():
+    """Neither waits for the other's player row: the unique endpoint decides, and the one
+    that loses the insert updates the winner's row instead of failing."""
+    players = [Api().new_player(name) for name in ("Aiko", "Ben")]
+    body = subscription()
+    for _ in range(5):
+        answers = Race(*(lambda p=p: Api(p.token).post(SUBSCRIPTIONS, body) for p in players))
+        statuses = sorted(answer.status for answer in answers.start().answers())
+        assert statuses in ([200, 200], [200, 201]), statuses
+        assert PushSubscription.objects.count() == 1
+
+
 def test_a_browser_unsubscribes_by_endpoint(host, openapi):
     body = subscription()
     host.post(SUBSCRIPTIONS, body)
