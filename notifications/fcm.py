@@ -9,7 +9,6 @@ and network errors may pass.
 from __future__ import annotations
 
 import json
-import logging
 from functools import lru_cache
 from typing import Any
 
@@ -24,8 +23,6 @@ from requests.adapters import HTTPAdapter
 
 from notifications.errors import PermanentError, TransientError
 from notifications.models import DeviceToken
-
-logger = logging.getLogger(__name__)
 
 SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
 

@@ -9,7 +9,6 @@ the permission), so its row is deleted; 429, 5xx and network errors may pass.
 from __future__ import annotations
 
 import json
-import logging
 import re
 from typing import Any
 
@@ -21,8 +20,6 @@ from pywebpush import WebPushException, webpush
 
 from notifications.errors import PermanentError, TransientError
 from notifications.models import PushSubscription
-
-logger = logging.getLogger(__name__)
 
 GONE = (404, 410)
 TOPIC = re.compile(r"[A-Za-z0-9_-]{1,32}")
