@@ -22,6 +22,9 @@ from tests.api.test_push import p256dh
 from tests.client import Api
 
 T = TypeVar("T")
+WAIT = 30.0
+"""Seconds to wait for the browser at each step: far more than it needs (under a second
+alone), so a machine busy with other work does not fail the test."""
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
@@ -51,15 +54,24 @@ def chromium(live_server) -> Iterator[Any]:
 
 
 def shown_after_push(context: Any, origin: str, payload: dict[str, Any]) -> list[dict[str, Any]]:
-    """Register /sw.js from the home page, deliver `payload` to it as a push message, and
-    return the notifications it then shows."""
+    """Register /sw.js from the home page, deliver `payload` to it as a push message once
+    it is activated, and return the notifications it then shows.
+
+    About one delivery in twenty through the DevTools protocol shows nothing, in a bare
+    browser and page as well (measured: 1 of 12 and 1 of 20 runs); delivered again it
+    shows. So a push is delivered up to three times: a notice with the same tag replaces
+    the one shown, so the answer is the same."""
     page = context.new_page()
     page.goto(origin + "/")
     devtools = context.new_cdp_session(page)
     registrations: list[dict[str, Any]] = []
+    versions: list[dict[str, Any]] = []
     devtools.on(
         "ServiceWorker.workerRegistrationUpdated",
         lambda event: registrations.extend(event["registrations"]),
+    )
+    devtools.on(
+        "ServiceWorker.workerVersionUpdated", lambda event: versions.extend(event["versions"])
     )
     devtools.send("ServiceWorker.enable")
     scope = page.evaluate(
@@ -67,23 +79,27 @@ def shown_after_push(context: Any, origin: str, payload: dict[str, Any]) -> list
         ".then(() => navigator.serviceWorker.ready).then(r => r.scope)"
     )
     assert scope == origin + "/"
-    deadline = time.monotonic() + 10
-    while not [r for r in registrations if r["scopeURL"] == scope]:
-        assert time.monotonic() < deadline, "no registration reported"
+    deadline = time.monotonic() + WAIT
+    while not any(v["status"] == "activated" for v in versions):
+        assert time.monotonic() < deadline, "the worker was never activated"
         page.wait_for_timeout(20)
     (registration_id,) = {r["registrationId"] for r in registrations if r["scopeURL"] == scope}
-    devtools.send(
-        "ServiceWorker.deliverPushMessage",
-        {"origin": origin, "registrationId": registration_id, "data": json.dumps(payload)},
-    )
-    while True:
-        shown = page.evaluate(
-            "navigator.serviceWorker.ready.then(r => r.getNotifications()).then(all => "
-            "all.map(n => ({title: n.title, body: n.body, tag: n.tag, data: n.data})))"
+    shown: list[dict[str, Any]] = []
+    for _ in range(3):
+        devtools.send(
+            "ServiceWorker.deliverPushMessage",
+            {"origin": origin, "registrationId": registration_id, "data": json.dumps(payload)},
         )
-        if shown or time.monotonic() > deadline:
-            return shown
-        page.wait_for_timeout(20)
+        deadline = time.monotonic() + WAIT / 3
+        while not shown and time.monotonic() < deadline:
+            page.wait_for_timeout(20)
+            shown = page.evaluate(
+                "navigator.serviceWorker.ready.then(r => r.getNotifications()).then(all => "
+                "all.map(n => ({title: n.title, body: n.body, tag: n.tag, data: n.data})))"
+            )
+        if shown:
+            break
+    return shown
 
 
 @pytest.mark.django_db(transaction=True)
