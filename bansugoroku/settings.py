@@ -31,6 +31,14 @@ from bansugoroku.env import (
     env_str,
     env_url,
 )
+from notifications.keys import (
+    development_vapid_key,
+    fcm_service_account,
+    parse_vapid_key,
+    raw_private_key,
+    raw_public_key,
+    vapid_subject,
+)
 
 # Django's generic classes (ModelAdmin, ...) take type arguments at run time too, as
 # the type checker wants them written: `admin.ModelAdmin[Player]`.
@@ -348,6 +356,49 @@ NOTICE_RETRY_AFTER = env_duration("NOTICE_RETRY_AFTER", timedelta(minutes=1))
 NOTICE_RETRY_MAX_PAUSE = env_duration("NOTICE_RETRY_MAX_PAUSE", timedelta(hours=6))
 NOTICE_MAX_ATTEMPTS = env_int("NOTICE_MAX_ATTEMPTS", 8, minimum=1)
 NOTICE_CONFIRM_MAX_AGE = env_duration("NOTICE_CONFIRM_MAX_AGE", timedelta(days=2))
+
+# Push notices. Web Push signs each request with the VAPID key pair (RFC 8292); browsers
+# subscribe with its public key. In development a key is made once into the git-ignored
+# .vapid/ folder; in production, without VAPID_PRIVATE_KEY, Web Push is off (the key
+# endpoint answers 404) rather than the site failing to start. FCM, for the mobile apps,
+# is on when FCM_CREDENTIALS names a service account.
+_vapid_value = env_str("VAPID_PRIVATE_KEY")
+if _vapid_value is not None:
+    _vapid_key: Any = parse_vapid_key(_vapid_value)
+elif DEBUG:
+    _vapid_key = development_vapid_key(BASE_DIR / ".vapid")
+else:
+    _vapid_key = None
+VAPID_PRIVATE_KEY = raw_private_key(_vapid_key) if _vapid_key else None
+VAPID_PUBLIC_KEY = raw_public_key(_vapid_key) if _vapid_key else None
+VAPID_SUBJECT = vapid_subject(env_str("VAPID_SUBJECT"), DEFAULT_FROM_EMAIL or "")
+_fcm_value = env_str("FCM_CREDENTIALS")
+FCM_CREDENTIALS = fcm_service_account(_fcm_value) if _fcm_value else None
+# Where FCM's HTTP v1 API is; tests point it at a server of their own on loopback.
+FCM_API_URL = "https://fcm.googleapis.com/v1/projects"
+# How long a push service keeps a notice for a device that is offline: after a day the
+# e-mail has told the player.
+PUSH_TTL = env_int("PUSH_TTL", 24 * 3600, minimum=0)
+# Seconds to wait for a push service's answer before counting the send as failed.
+PUSH_TIMEOUT = env_int("PUSH_TIMEOUT", 10, minimum=1)
+# The push services browsers subscribe at, the only hosts the workers post notices to:
+# Chrome, Edge's Chromium and most others use FCM, Firefox Mozilla's, Safari Apple's,
+# older Edge Windows'. "*." names every subdomain.
+PUSH_SERVICE_HOSTS = [
+    host.lower()
+    for host in env_list(
+        "PUSH_SERVICE_HOSTS",
+        [
+            "fcm.googleapis.com",
+            "updates.push.services.mozilla.com",
+            "web.push.apple.com",
+            "*.push.apple.com",
+            "*.notify.windows.com",
+        ],
+    )
+]
+# Browsers and devices one player may register, each kind counted on its own.
+PUSH_MAX_PER_PLAYER = env_int("PUSH_MAX_PER_PLAYER", 20, minimum=1)
 
 # Celery (bansugoroku/celery.py reads every CELERY_* setting). Without a broker URL the
 # tasks queue as files in the git-ignored .celery/ folder, which a worker on the same

@@ -1,12 +1,25 @@
 """The admin answers "why did I get no e-mail?": every notice with its attempts, the
-addresses and their suppressions. Notices and attempts are read-only."""
+addresses and their suppressions, and the browsers and apps a player gets push notices
+on. Notices and attempts are read-only; push entries may be deleted (a player asks to
+stop) but are only ever added by the player's own browser or app."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from bansugoroku.games.admin import ReadOnly
-from notifications.models import Attempt, EmailAddress, Notice, Preferences, Suppression
+from notifications.models import (
+    Attempt,
+    DeviceToken,
+    EmailAddress,
+    Notice,
+    Preferences,
+    PushSubscription,
+    Suppression,
+)
 
 
 class AttemptInline(ReadOnly[Attempt], admin.TabularInline[Attempt, Notice]):
@@ -48,3 +61,34 @@ class SuppressionAdmin(admin.ModelAdmin[Suppression]):
     list_display = ["address", "reason", "created_at"]
     list_filter = ["reason"]
     search_fields = ["address"]
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(admin.ModelAdmin[PushSubscription]):
+    list_display = ("player", "label", "created_at", "last_success_at")
+    list_select_related = ("player",)
+    search_fields = ("player__name", "label")
+    readonly_fields = (
+        "player",
+        "endpoint",
+        "p256dh",
+        "auth",
+        "label",
+        "created_at",
+        "last_success_at",
+    )
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(DeviceToken)
+class DeviceTokenAdmin(admin.ModelAdmin[DeviceToken]):
+    list_display = ("player", "platform", "created_at", "last_success_at")
+    list_select_related = ("player",)
+    list_filter = ("platform",)
+    search_fields = ("player__name",)
+    readonly_fields = ("player", "token", "platform", "created_at", "last_success_at")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -2,11 +2,8 @@
 
 A sender takes the notice's recipient and what it says, and returns once the provider
 has accepted it; it raises `TransientError` or `PermanentError` (notifications.errors)
-otherwise. Web Push and FCM plug in with one line, once `notifications.push` exists:
-
-    SENDERS[Channel.PUSH] = push_sender(push.send_to_player)
-
-Until then a player gets no push notice, and none is made.
+otherwise. Push goes to every browser (Web Push) and app install (FCM) the player
+registered, through `notifications.push`.
 """
 
 from __future__ import annotations
@@ -21,6 +18,7 @@ from bansugoroku.games.models import Player
 from notifications.content import Content, table_url
 from notifications.errors import PermanentError, TransientError
 from notifications.mail import notice_email
+from notifications import push
 from notifications.models import Channel
 
 
@@ -68,4 +66,7 @@ def push_sender(send_to_player: Callable[[int, dict[str, Any]], None]) -> Sender
     return send
 
 
-SENDERS: dict[str, Sender] = {Channel.EMAIL: send_email}
+SENDERS: dict[str, Sender] = {
+    Channel.EMAIL: send_email,
+    Channel.PUSH: push_sender(push.send_to_player),
+}

@@ -5,7 +5,8 @@ after the opponent's roll was a pass), "game over" to both humans, "opponent joi
 the other seated human, the idle table's closing and close to both. The CPU gets
 nothing. A notice is made for each channel that has a sender and that the player has
 not turned off for that kind, unless the table is muted; the rest is decided when it is
-sent (`sending`), since a player may change their mind in between.
+sent (`sending`), since a player may change their mind in between. A push notice is
+made only for a player with a browser or app registered for push: most have none.
 """
 
 from __future__ import annotations
@@ -16,7 +17,16 @@ from django.utils import timezone
 
 from bansugoroku.games.models import Event, Seat
 from notifications.channels import SENDERS
-from notifications.models import Kind, Notice, NoticeStatus, Preferences, TableMute
+from notifications.models import (
+    Channel,
+    DeviceToken,
+    Kind,
+    Notice,
+    NoticeStatus,
+    Preferences,
+    PushSubscription,
+    TableMute,
+)
 
 _TO_SEAT = {"turn_started": Kind.YOUR_TURN}
 """Events told to the seat they name."""
@@ -62,6 +72,9 @@ def make_notices(table_id: int, events: Iterable[Event]) -> list[int]:
             "player_id", flat=True
         )
     )
+    pushable = set(
+        PushSubscription.objects.filter(player_id__in=players).values_list("player_id", flat=True)
+    ) | set(DeviceToken.objects.filter(player_id__in=players).values_list("player_id", flat=True))
     now = timezone.now()
     notices = [
         Notice(
@@ -75,6 +88,7 @@ def make_notices(table_id: int, events: Iterable[Event]) -> list[int]:
         for event, kind, player in wanted
         if player not in muted
         for channel in SENDERS
+        if channel != Channel.PUSH or player in pushable
         if player not in prefs or prefs[player].wants(kind, channel)
     ]
     Notice.objects.bulk_create(notices, ignore_conflicts=True)

@@ -154,6 +154,7 @@ def test_make_clean_removes_what_the_project_writes_and_keeps_the_rest(tmp_path)
         ".celery/queue/x.msg",
         ".screenshots/pages.png",
         "locale/de/LC_MESSAGES/django.mo",
+        ".vapid/private_key.pem",
     ]
     for name in written:
         (tree / name).parent.mkdir(parents=True, exist_ok=True)

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from types import NoneType, UnionType
 from typing import (
@@ -115,6 +116,9 @@ class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     )
     move = serializers.ListField(child=serializers.IntegerField(), required=False)
     index = serializers.IntegerField(required=False, help_text="Which sent move was refused.")
+    limit = serializers.IntegerField(
+        required=False, help_text="On too_many_subscriptions: how many of that kind you may have."
+    )
 
 
 PROBLEM = OpenApiResponse(ProblemSerializer, description="A problem (RFC 9457).")
@@ -163,7 +167,7 @@ class AutoSchema(BaseAutoSchema):
         auth = self.get_auth()
         if auth and {} not in auth:
             statuses.add(401)
-        if self.method in ("POST", "PUT", "PATCH") and self.get_request_serializer():
+        if self.method in ("POST", "PUT", "PATCH", "DELETE") and self.get_request_serializer():
             statuses |= {413, 415}
         if self.view.get_throttles():
             statuses.add(429)
@@ -171,6 +175,20 @@ class AutoSchema(BaseAutoSchema):
         if self.method == "POST" and self.path.startswith("/api/v1/tables"):
             described[503] += OUTCOME_UNKNOWN
         return described
+
+    def _get_request_body(self, direction: Any = "request") -> Any:
+        """drf-spectacular documents a body only for POST, PUT and PATCH; the push
+        endpoints' DELETE names what to delete in its body (an endpoint URL, a token:
+        secrets that don't belong in a path or a log line)."""
+        # drf-spectacular leaves this one untyped.
+        body: Callable[[Any], Any] = super()._get_request_body
+        if self.method != "DELETE":
+            return body(direction)
+        self.method = "POST"
+        try:
+            return body(direction)
+        finally:
+            self.method = "DELETE"
 
     def get_override_parameters(self) -> list[Any]:
         return [*super().get_override_parameters(), RETRY_AFTER]

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from bansugoroku.api import event_views, history_views, views
+from bansugoroku.api import event_views, history_views, push_views, views
 from notifications import views as notice_views
 
 CODE = "tables/<str:code>"
@@ -34,6 +34,18 @@ urlpatterns = [
         name="game-export-mat",
     ),
     path(f"{CODE}/games/<int:number>/dice", history_views.DiceView.as_view(), name="game-dice"),
+    path("push/vapid-public-key", push_views.VapidKeyView.as_view(), name="vapid-public-key"),
+    path(
+        "players/me/push-subscriptions",
+        push_views.PushSubscriptionsView.as_view(),
+        name="push-subscriptions",
+    ),
+    path(
+        "players/me/push-subscriptions/<int:subscription_id>",
+        push_views.PushSubscriptionView.as_view(),
+        name="push-subscription",
+    ),
+    path("players/me/devices", push_views.DevicesView.as_view(), name="devices"),
     path("problems", views.ProblemsView.as_view(), name="problems"),
     path("problems/<str:code>", views.ProblemView.as_view(), name="problem"),
     re_path(r"", views.NoSuchEndpointView.as_view()),  # last: any other path under /api/v1/

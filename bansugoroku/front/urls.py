@@ -5,6 +5,7 @@ from bansugoroku.front import history_pages, info_pages, player_pages, views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("sw.js", views.service_worker, name="service-worker"),
     path("t/<str:code>", views.invite, name="invite"),
     path("me/tables", player_pages.my_tables, name="my-tables"),
     path("settings", player_pages.settings_page, name="settings"),

@@ -1,6 +1,9 @@
 """The site's HTML pages (the home page, where an invitation link lands), the files that
 let the apps open invitation links, and the health check."""
 
+from functools import cache
+from pathlib import Path
+
 from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -67,6 +70,24 @@ def healthz(request: HttpRequest) -> JsonResponse:
     except DatabaseError:
         return JsonResponse({"status": "unavailable"}, status=503)
     return JsonResponse({"status": "ok"})
+
+
+SERVICE_WORKER = Path(__file__).parent / "static" / "front" / "sw.js"
+
+
+@cache
+def _service_worker_script() -> bytes:
+    return SERVICE_WORKER.read_bytes()
+
+
+@require_safe
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker that shows push notices. A worker's scope is at most the folder
+    it is served from, so it is served at the root, where it can open any page."""
+    response = HttpResponse(_service_worker_script(), content_type="text/javascript")
+    # Browsers check for a new worker at least daily; a cached one must not stay longer.
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 # Where the apps open: invitation pages, /t/CODE.

@@ -78,3 +78,20 @@ class OutcomeUnknown(ServiceError):
 
     status, code, title = 503, "outcome_unknown", "The change may or may not have been made"
     retry_after = 2
+
+
+# Push notices: the browsers and apps a player registers (notifications.subscriptions).
+
+
+class PushOff(ServiceError):
+    status, code, title = 404, "push_off", "Push notices are not set up on this server"
+
+
+class TooManySubscriptions(ServiceError):
+    status, code, title = 409, "too_many_subscriptions", "Too many browsers or devices"
+
+
+class SubscriptionNotFound(ServiceError):
+    """None of the caller's: another player's answers the same, so none can be found by trying."""
+
+    status, code, title = 404, "subscription_not_found", "No such push subscription or device"

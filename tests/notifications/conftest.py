@@ -1,4 +1,5 @@
-"""Notices go through anymail's real Postmark backend to a loopback server."""
+"""Notices go through anymail's real Postmark backend, and pywebpush's real requests, to
+servers on loopback."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.notifications.loopback import Loopback, loopback_server
 from tests.notifications.postmark import FakePostmark, fake_postmark
 
 
@@ -16,3 +18,9 @@ def postmark(settings) -> Iterator[FakePostmark]:
         settings.ANYMAIL = {"POSTMARK_SERVER_TOKEN": "test-token", "POSTMARK_API_URL": fake.url}
         settings.SITE_URL = "https://play.example.com"
         yield fake
+
+
+@pytest.fixture
+def push_service() -> Iterator[Loopback]:
+    with loopback_server() as server:
+        yield server

@@ -15,8 +15,6 @@ from bansugoroku.games.models import Seat
 from engine.names import roll_name
 from engine.rules import Rules
 from notifications import sending
-from notifications.channels import SENDERS, push_sender
-from notifications.errors import PermanentError
 from notifications.making import make_notices
 from notifications.models import (
     Attempt,
@@ -24,10 +22,13 @@ from notifications.models import (
     Event,
     Notice,
     Preferences,
+    PushSubscription,
     Suppression,
     TableMute,
 )
 from tests.notifications.helpers import deliver, notice, play_turn, player, started, unseen
+from tests.notifications.loopback import Reply
+from tests.notifications.push_service import Browser, check_vapid
 
 pytestmark = pytest.mark.django_db
 
@@ -241,30 +242,50 @@ def test_a_permanent_error_suppresses_the_address_and_stops_its_mail(postmark):
     assert len(postmark.received) == 1
 
 
-def test_a_permanent_push_error_stops_push_for_the_player(monkeypatch):
-    pushed = []
-
-    def send_to_player(player_id: int, payload: dict) -> None:
-        pushed.append((player_id, payload))
-        raise PermanentError("no subscription left")
-
-    monkeypatch.setitem(SENDERS, "push", push_sender(send_to_player))
+def test_a_your_turn_push_reaches_the_browser_signed_and_encrypted(push_service):
+    """The whole way: the event's notice, the channel, pywebpush, a push service that
+    checks the VAPID signature, and the browser that decrypts what it says."""
     host = player("Aiko")
+    browser = Browser(push_service, "aiko-phone")
+    push_service.route("/push/", Reply(201))
+    browser.subscribe(host)
     table = started(host, player("Ben"))
     deliver(table)
     unseen(table)
 
-    assert (
-        sending.send_notice(notice(table, host, "your_turn", "push").pk)
-        == "failed: permanent error"
-    )
-    ((player_id, payload),) = pushed
-    assert player_id == host.pk and payload["kind"] == "your_turn"
-    assert payload["url"].endswith(f"/tables/{table.code}") and payload["title"]
+    assert sending.send_notice(notice(table, host, "your_turn", "push").pk) == "sent"
+
+    (request,) = push_service.requests
+    check_vapid(request, audience=push_service.url)
+    said = browser.decrypt(request)
+    assert said["kind"] == "your_turn" and said["table"] == table.code
+    assert said["url"].endswith(f"/tables/{table.code}") and said["title"]
+    assert request.headers["topic"] == table.code
+
+
+def test_no_push_notice_is_made_for_a_player_with_nowhere_to_receive_it():
+    host = player("Aiko")
+    table = started(host, player("Ben"))
+    deliver(table)
+    assert not Notice.objects.filter(channel="push").exists()
+
+
+def test_a_push_service_that_says_gone_stops_push_for_the_player(push_service):
+    host = player("Aiko")
+    push_service.route("/push/", Reply(410))
+    Browser(push_service, "old-laptop").subscribe(host)
+    table = started(host, player("Ben"))
+    deliver(table)
+    unseen(table)
+
+    answer = sending.send_notice(notice(table, host, "your_turn", "push").pk)
+
+    assert answer == "failed: permanent error"
+    assert not PushSubscription.objects.filter(player=host).exists()
     assert Preferences.objects.get(player=host).push_stopped_at is not None
     joined = notice(table, host, "opponent_joined", "push")
     assert sending.send_notice(joined.pk) == "skipped: push failed for good"
-    assert len(pushed) == 1
+    assert len(push_service.requests) == 1
 
 
 def test_without_a_confirmed_address_nothing_is_mailed(postmark):

@@ -1,0 +1,56 @@
+"""Push notices to every browser and app a player registered: Web Push to browsers
+(`notifications.webpush`), Firebase Cloud Messaging to the mobile apps (`notifications.fcm`)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from notifications import fcm, webpush
+from notifications.errors import PermanentError, TransientError
+from notifications.models import DeviceToken, PushSubscription
+
+logger = logging.getLogger(__name__)
+
+
+def send_to_player(player_id: int, payload: dict[str, Any]) -> None:
+    """Send `payload` (`kind`, `title`, `body`, `url`, `table`) to each of the player's
+    push subscriptions and device tokens.
+
+    Returns normally when at least one of them received it, or when the player has none
+    (nothing to do is not a failure). A subscription the push service says is gone, or a
+    token FCM no longer knows, is deleted on the way and does not stop the others.
+    Otherwise raises TransientError when some send failed in a way worth retrying
+    (network, 429, 5xx), and PermanentError when every one failed for good, so the
+    player has nowhere left to receive it (or push is off here).
+    """
+    sends: list[tuple[Callable[[Any, dict[str, Any]], None], Any]] = [
+        *((webpush.send, s) for s in PushSubscription.objects.filter(player_id=player_id)),
+        *((fcm.send, d) for d in DeviceToken.objects.filter(player_id=player_id)),
+    ]
+    if not sends:
+        return
+    delivered = 0
+    transient: list[TransientError] = []
+    permanent: list[PermanentError] = []
+    for send, target in sends:
+        try:
+            send(target, payload)
+        except TransientError as error:
+            transient.append(error)
+        except PermanentError as error:
+            permanent.append(error)
+        else:
+            delivered += 1
+    for failure in (*transient, *permanent):
+        logger.info("push to player %s: %s", player_id, failure)
+    if delivered:
+        return
+    if transient:
+        raise TransientError(
+            f"{len(transient)} of {len(sends)} sends may succeed later; {transient[0]}"
+        ) from transient[0]
+    raise PermanentError(f"all {len(sends)} sends failed for good; {permanent[0]}") from (
+        permanent[0]
+    )
