@@ -15,10 +15,10 @@ from typing import Any
 from anymail.exceptions import AnymailRecipientsRefused
 
 from bansugoroku.games.models import Player
+from notifications import push
 from notifications.content import Content, table_url
 from notifications.errors import PermanentError, TransientError
 from notifications.mail import notice_email
-from notifications import push
 from notifications.models import Channel
 
 
