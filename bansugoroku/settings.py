@@ -338,9 +338,19 @@ if CELERY_BROKER_URL == "filesystem://":
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Events a worker never delivered (broker down, worker killed) are handed on again.
-CELERY_BEAT_SCHEDULE = {"relay-events": {"task": "games.relay_events", "schedule": 60.0}}
+# Events a worker never delivered (broker down, worker killed) are handed on again;
+# every hour, tables idle for IDLE_CLOSE_DAYS close, and those near it are warned.
+CELERY_BEAT_SCHEDULE = {
+    "relay-events": {"task": "games.relay_events", "schedule": 60.0},
+    "close-idle-tables": {"task": "games.close_idle_tables", "schedule": 3600.0},
+}
 CELERY_TIMEZONE = TIME_ZONE
+
+# A table where nobody acted for this many days closes (games/idle.py); its seats are
+# warned 7 days and 1 day before. The sweep closes this many tables per transaction,
+# each batch's row locks held for a fraction of a second (make bench-sweep).
+IDLE_CLOSE_DAYS = env_int("IDLE_CLOSE_DAYS", 45, minimum=1)
+IDLE_SWEEP_BATCH = env_int("IDLE_SWEEP_BATCH", 1000, minimum=1)
 
 LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"])
 LOGGING = {

@@ -19,6 +19,7 @@ from typing import Any
 
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import Model
+from django.utils import timezone
 
 from bansugoroku.games import events, outbox, queries, store
 from bansugoroku.games.errors import (
@@ -349,6 +350,8 @@ TABLE_FIELDS = [
     "current_game",
     "last_event",
     "updated_at",
+    "active_at",
+    "idle_warned",
 ]
 GAME_FIELDS = [
     "state",
@@ -378,8 +381,10 @@ def _commit(
 ) -> Change:
     """Write a change in one statement: the history's new turns, the events, the game,
     and the table with its version bumped; the events go to Celery after the commit.
-    Helpers change instances; only this writes them."""
+    Helpers change instances; only this writes them. Every change is activity: it
+    restarts the table's idle clock, and its warnings (`games.idle`)."""
     table.version += 1
+    table.active_at, table.idle_warned = timezone.now(), None
     updates: list[tuple[Model, Sequence[str]]] = [(seat, SEAT_FIELDS) for seat in seats]
     if game:
         updates.append((game, GAME_FIELDS))

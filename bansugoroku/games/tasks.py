@@ -1,5 +1,5 @@
 """Celery tasks that read the events outbox: delivery, the relay that retries it, and the
-CPU's turn.
+CPU's turn; and the hourly close of idle tables, which writes events of its own.
 
 Delivery hands a table's new events to their readers and marks them delivered. Each
 reader is idempotent, because the relay may deliver an event twice when a worker dies
@@ -11,6 +11,7 @@ updates will read the same events.
 from __future__ import annotations
 
 import functools
+import logging
 from datetime import timedelta
 
 from celery import shared_task
@@ -18,9 +19,11 @@ from django.db import transaction
 from django.db.models import Max, Min
 from django.utils import timezone
 
-from bansugoroku.games import services
+from bansugoroku.games import idle, services
 from bansugoroku.games.models import Event, EventKind, Seat
 from bansugoroku.games.outbox import DELIVER, hand_on
+
+log = logging.getLogger(__name__)
 
 RELAY_AFTER = timedelta(minutes=1)
 """An event not delivered by then was lost on its way (broker down, worker killed)."""
@@ -72,3 +75,12 @@ def relay_events() -> int:
         hand_on(row["table_id"], row["first"], row["last"])
         count += 1
     return count
+
+
+@shared_task(name="games.close_idle_tables", ignore_result=True)
+def close_idle_tables() -> int:
+    """Close the tables idle for IDLE_CLOSE_DAYS and warn those near it (beat, hourly);
+    returns how many closed."""
+    done = idle.sweep(now=timezone.now())
+    log.info("%s", done.summary())
+    return done.closed
