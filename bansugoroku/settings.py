@@ -317,9 +317,16 @@ if BEHIND_HTTPS_PROXY:
 # leaves the client's own header in place.
 REST_FRAMEWORK["NUM_PROXIES"] = env_int("NUM_PROXIES", 0, minimum=0)
 
-# E-mail: console in development; an anymail backend in production, for example
+# E-mail: in development to the console and, one .eml file each, to the git-ignored
+# .mail/ folder (bansugoroku/mail.py); an anymail backend in production, for example
 # EMAIL_BACKEND=anymail.backends.postmark.EmailBackend (its ANYMAIL settings come later).
-EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_BACKEND = env_str(
+    "EMAIL_BACKEND",
+    "bansugoroku.mail.ConsoleAndFilesBackend"
+    if DEBUG
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_FILE_PATH = BASE_DIR / ".mail"
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Ban-sugoroku <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
