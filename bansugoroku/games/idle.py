@@ -43,7 +43,7 @@ _OPEN_AND_IDLE = "state <> 'closed' AND active_at <= %(idle_since)s"
 """Written again in each write's WHERE: checked once more under the row lock."""
 
 _PICK_SQL = f"""
-    SELECT id, active_at FROM {_TABLE}
+    SELECT id, active_at, current_game_id FROM {_TABLE}
     WHERE {_OPEN_AND_IDLE} AND active_at > %(not_before)s
         AND (active_at, id) > (%(after_at)s, %(after_id)s)
         AND (idle_warned IS NULL OR idle_warned > %(days_left)s)
@@ -59,9 +59,9 @@ _CLOSE_SQL = f"""
         WHERE id = ANY(%(ids)s) AND {_OPEN_AND_IDLE}
         RETURNING id, last_event, current_game_id, active_at, score_black, score_white
     ), ended AS (
-        UPDATE {_GAME} g SET state = 'abandoned', ended_at = %(now)s
-        FROM closed WHERE g.id = closed.current_game_id AND g.state = 'playing'
-        RETURNING g.id, g.number
+        UPDATE {_GAME} SET state = 'abandoned', ended_at = %(now)s
+        WHERE id = ANY(%(games)s) AND state = 'playing' AND table_id IN (SELECT id FROM closed)
+        RETURNING id, number
     )
     INSERT INTO {_EVENT} (table_id, game_id, sequence, kind, seat, payload, created_at)
     SELECT closed.id, ended.id, closed.last_event, 'table_closed', NULL,
@@ -152,7 +152,10 @@ def _batches(write: str, params: dict[str, Any], done: Sweep) -> Iterator[Writte
             picked = cursor.fetchall()
             if not picked:
                 return
-            cursor.execute(write, params | {"ids": [row[0] for row in picked]})
+            # The current games, read with the rows locked, are found by their key: a
+            # join from the tables would scan every game being played.
+            ids, games = [row[0] for row in picked], [row[2] for row in picked if row[2]]
+            cursor.execute(write, params | {"ids": ids, "games": games})
             written: Written = cursor.fetchall()
             transaction.on_commit(functools.partial(_hand_on, written))
         done.batch_seconds.append(time.perf_counter() - started)
