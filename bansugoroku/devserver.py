@@ -104,6 +104,7 @@ def _terminated(signum: int, frame: FrameType | None) -> None:
 def run_together(commands: list[list[str]], env: dict[str, str]) -> int:
     """Run the commands until Ctrl-C, SIGTERM or the end of any one of them; then stop
     them all. Returns the status of the one that ended first, 130 after Ctrl-C."""
+    handlers = {name: signal.getsignal(name) for name in (signal.SIGINT, signal.SIGTERM)}
     signal.signal(signal.SIGTERM, _terminated)
     processes: list[subprocess.Popen[bytes]] = []
     try:
@@ -115,12 +116,14 @@ def run_together(commands: list[list[str]], env: dict[str, str]) -> int:
     except (KeyboardInterrupt, Stop):
         return 130
     finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut it short
         stop_all(processes)
+        for name, handler in handlers.items():
+            signal.signal(name, handler)
 
 
 def stop_all(processes: list[subprocess.Popen[bytes]]) -> None:
     """SIGINT to each process group once, then wait; SIGKILL what outlives STOP_TIMEOUT."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut this short
     for process in processes:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGINT)

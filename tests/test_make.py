@@ -10,6 +10,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -190,3 +191,15 @@ def test_make_clean_removes_what_the_project_writes_and_keeps_the_rest(tmp_path)
         name.split("/")[0] for name in written
     }
     assert patterns <= covered, patterns - covered
+
+
+def test_when_one_process_of_make_run_ends_the_others_are_stopped_and_its_status_returned():
+    sleeper = [sys.executable, "-c", "import time; time.sleep(120)"]
+    failing = [sys.executable, "-c", "import time, sys; time.sleep(0.5); sys.exit(3)"]
+    started = time.monotonic()
+
+    status = devserver.run_together([sleeper, failing, sleeper], dict(os.environ))
+
+    assert status == 3
+    assert time.monotonic() - started < 30, "the sleepers were stopped by their SIGINT"
+    assert signal.getsignal(signal.SIGINT) is not signal.SIG_IGN, "Ctrl-C works again"

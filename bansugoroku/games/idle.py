@@ -114,10 +114,10 @@ class Sweep:
         )
 
 
-def sweep(*, now: datetime, days: int | None = None, batch: int | None = None) -> Sweep:
-    """Close every open table idle for `days` (IDLE_CLOSE_DAYS) at `now`, then warn
-    those 1 and 7 days from it, `batch` (IDLE_SWEEP_BATCH) tables per transaction."""
-    days = settings.IDLE_CLOSE_DAYS if days is None else days
+def sweep(*, now: datetime, batch: int | None = None) -> Sweep:
+    """Close every open table idle for IDLE_CLOSE_DAYS at `now`, then warn those 1 and
+    7 days from it, `batch` (IDLE_SWEEP_BATCH) tables per transaction."""
+    days: int = settings.IDLE_CLOSE_DAYS
     limit = settings.IDLE_SWEEP_BATCH if batch is None else batch
     idle = timedelta(days=days)
     done = Sweep()
