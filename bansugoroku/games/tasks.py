@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from bansugoroku.games import idle, services
 from bansugoroku.games.models import Event, EventKind, Seat
-from bansugoroku.games.outbox import DELIVER, hand_on
+from bansugoroku.games.outbox import DELIVER, DELIVER_MANY, hand_on
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,13 @@ def deliver_events(table_id: int, first: int, last: int) -> int:
             delivered_at=timezone.now()
         )
     return len(events)
+
+
+@shared_task(name=DELIVER_MANY, ignore_result=True)
+def deliver_events_of_tables(ranges: list[list[int]]) -> int:
+    """`deliver_events` for each `[table, first, last]`: the idle sweep's batch of
+    closings in one message; returns how many events were new."""
+    return sum(deliver_events(table_id, first, last) for table_id, first, last in ranges)
 
 
 @shared_task(name="games.cpu_turn", ignore_result=True)

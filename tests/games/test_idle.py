@@ -196,11 +196,14 @@ def test_activity_after_a_warning_starts_a_new_stretch_with_warnings_of_its_own(
     assert Table.objects.get(code=code).state == TableState.PLAYING
 
 
-def test_many_idle_tables_close_in_batches_each_with_its_events_in_sequence(clock, host, guest):
+def test_many_idle_tables_close_in_batches_each_with_its_events_in_sequence(
+    clock, host, guest, django_capture_on_commit_callbacks
+):
     codes = [open_table(host, guest) for _ in range(5)]
     clock.shift(50 * DAY)
 
-    done = sweep(batch=2)
+    with django_capture_on_commit_callbacks(execute=True):  # each batch is timed at its commit
+        done = sweep(batch=2)
 
     assert done.closed == 5 and len(done.batch_seconds) == 3
     for code in codes:
