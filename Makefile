@@ -81,7 +81,7 @@ bench-api: install
 
 # Closing 100,000 and 1,000,000 idle tables, in a scratch database it makes and drops.
 bench-sweep: install
-	$(DEV_ENV) $(BIN)/python -m bench.idle_sweep
+	$(BIN)/python -m bench.idle_sweep
 
 clean:
 	if [ -x $(BIN)/python ]; then $(BIN)/python -m bansugoroku.embedded_db stop; fi

@@ -1,13 +1,18 @@
 """A move arriving while the idle sweep runs, through real concurrent connections: it
 lands before the close (and the table is then not idle), or it is refused as
-`table_closed`; never half-applied. Time is moved with time-machine, in every thread."""
+`table_closed`; never half-applied. Time is moved with time-machine, in every thread.
+And the sweep committed by another process, with the broker away."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 import time_machine
@@ -33,6 +38,7 @@ from tests.client import open_table
 pytestmark = pytest.mark.django_db(transaction=True)
 
 START = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 @pytest.fixture
@@ -152,3 +158,26 @@ def test_a_move_and_the_sweep_released_together_one_outcome_or_the_other(
         assert game.pending == was.pending and game.turn_number == was.turn_number
         assert game.state == GameState.ABANDONED and table.state == TableState.CLOSED
     assert_history_intact(code)
+
+
+def test_the_command_closes_tables_while_the_broker_is_down_and_their_events_wait(host, guest):
+    """Run as support runs it, in a process of its own whose broker is a closed port."""
+    code = open_table(host, guest)
+    db = connection.settings_dict
+    env = os.environ | {
+        "CELERY_BROKER_URL": "redis://127.0.0.1:1/0",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DEBUG": "1",
+    }
+    later = (timezone.now() + timedelta(days=46)).isoformat()
+    command = [sys.executable, "manage.py", "close_idle_tables", "--now", later]
+
+    ran = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+
+    assert ran.returncode == 0, ran.stderr
+    assert "closed 1 idle tables (1 with a game in progress)" in ran.stdout
+    assert "events of 1 tables wait for the relay" in ran.stderr
+    table = Table.objects.get(code=code)
+    assert table.state == TableState.CLOSED
+    closed = table.events.get(sequence=table.last_event)
+    assert closed.kind == EventKind.TABLE_CLOSED and closed.delivered_at is None
