@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 import time_machine
@@ -166,7 +167,9 @@ def test_the_command_closes_tables_while_the_broker_is_down_and_their_events_wai
     db = connection.settings_dict
     env = os.environ | {
         "CELERY_BROKER_URL": "redis://127.0.0.1:1/0",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        # The embedded PostgreSQL's host is its socket folder, quoted as a URL's host.
+        "DATABASE_URL": f"postgres://{db['USER']}@{quote(db['HOST'], safe='')}:{db['PORT']}"
+        f"/{db['NAME']}",
         "DEBUG": "1",
     }
     later = (timezone.now() + timedelta(days=46)).isoformat()
