@@ -31,7 +31,7 @@ from django.conf import settings
 from django.db import connection, transaction
 
 from bansugoroku.games import outbox
-from bansugoroku.games.models import Event, Game, Table
+from bansugoroku.games.models import Event, EventKind, Game, GameState, Table, TableState
 
 WARN_DAYS = (1, 7)
 """Days before the close at which the seats are warned, nearest first: a table already
@@ -39,7 +39,12 @@ past both (no sweep ran for a week) gets only the nearer warning."""
 
 _TABLE, _GAME, _EVENT = Table._meta.db_table, Game._meta.db_table, Event._meta.db_table
 
-_OPEN_AND_IDLE = "state <> 'closed' AND active_at <= %(idle_since)s"
+_CLOSED, _PLAYING, _ABANDONED = (
+    TableState.CLOSED.value,
+    GameState.PLAYING.value,
+    GameState.ABANDONED.value,
+)
+_OPEN_AND_IDLE = f"state <> '{_CLOSED}' AND active_at <= %(idle_since)s"
 """Written again in each write's WHERE: checked once more under the row lock."""
 
 _PICK_SQL = f"""
@@ -54,17 +59,18 @@ _PICK_SQL = f"""
 
 _CLOSE_SQL = f"""
     WITH closed AS (
-        UPDATE {_TABLE} SET state = 'closed', closed_reason = 'idle',
+        UPDATE {_TABLE} SET state = '{_CLOSED}', closed_reason = 'idle',
             version = version + 1, last_event = last_event + 1, updated_at = %(now)s
         WHERE id = ANY(%(ids)s) AND {_OPEN_AND_IDLE}
         RETURNING id, last_event, current_game_id, active_at, score_black, score_white
     ), ended AS (
-        UPDATE {_GAME} SET state = 'abandoned', ended_at = %(now)s
-        WHERE id = ANY(%(games)s) AND state = 'playing' AND table_id IN (SELECT id FROM closed)
+        UPDATE {_GAME} SET state = '{_ABANDONED}', ended_at = %(now)s
+        WHERE id = ANY(%(games)s) AND state = '{_PLAYING}'
+            AND table_id IN (SELECT id FROM closed)
         RETURNING id, number
     )
     INSERT INTO {_EVENT} (table_id, game_id, sequence, kind, seat, payload, created_at)
-    SELECT closed.id, ended.id, closed.last_event, 'table_closed', NULL,
+    SELECT closed.id, ended.id, closed.last_event, '{EventKind.TABLE_CLOSED.value}', NULL,
         jsonb_build_object(
             'reason', 'idle', 'idle_days', %(days)s::integer,
             'last_active_at', closed.active_at, 'game', ended.number,
@@ -83,7 +89,7 @@ _WARN_SQL = f"""
         RETURNING id, last_event, active_at
     )
     INSERT INTO {_EVENT} (table_id, game_id, sequence, kind, seat, payload, created_at)
-    SELECT id, NULL, last_event, 'table_closing', NULL,
+    SELECT id, NULL, last_event, '{EventKind.TABLE_CLOSING.value}', NULL,
         jsonb_build_object(
             'closes_at', active_at + %(idle)s::interval, 'days_left', %(days_left)s::integer
         ),
