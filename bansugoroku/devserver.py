@@ -1,6 +1,10 @@
-"""`make run`: migrate, then Django's development server on HOST:PORT.
+"""`make run`: migrate, then the whole service on one machine: Django's development
+server on HOST:PORT, a Celery worker and Celery beat, all on the same database and broker.
 
     python -m bansugoroku.devserver [HOST [PORT]]     (127.0.0.1 8000)
+
+Without DATABASE_URL and CELERY_BROKER_URL that is the embedded PostgreSQL and kombu's
+filesystem transport in `.celery/`, so a fresh machine needs no server of its own.
 
 HOST=0.0.0.0 listens on every interface, so that a phone on the same network can
 reach the server. Unless ALLOWED_HOSTS is set, it then allows this machine's own
@@ -8,7 +12,10 @@ addresses and name besides localhost: never '*', with which any web page open in
 developer's browser could reach the server through a name of its own (DNS rebinding).
 Invitation links follow the address a client used (SITE_URL unset in development).
 
-Ctrl-C stops the server; the embedded PostgreSQL, if one is used, stops with the last
+Each process runs in a process group of its own, and this one hands each group a
+single SIGINT when Ctrl-C (or SIGTERM) reaches it, or when one of them stops: as a
+terminal would, but once, since a second Ctrl-C makes Celery's worker stop without
+finishing its task. The embedded PostgreSQL, if one is used, stops with the last
 process using it (bansugoroku/embedded_db.py).
 """
 
@@ -16,14 +23,23 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
+from types import FrameType
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 LOCAL = ["localhost", "127.0.0.1", "[::1]"]
 EVERY_INTERFACE = ("0.0.0.0", "::")
+CELERY = [sys.executable, "-m", "celery", "-A", "bansugoroku"]
+WORKER = [*CELERY, "worker", "-l", "info"]
+BEAT = [*CELERY, "beat", "-l", "info", "-s", str(BASE_DIR / ".celery" / "beat-schedule")]
+"""As `make worker` and `make beat` run them; beat's schedule file in the ignored folder."""
+STOP_TIMEOUT = 30.0
+"""Seconds each process has to stop after its SIGINT (a worker finishes its task)."""
 
 
 def own_names() -> list[str]:
@@ -70,9 +86,54 @@ def main(argv: list[str]) -> int:
         urls = [f"http://{name}:{port}/" for name in hosts.split(",") if name not in LOCAL]
         print("From another device on this network:", *urls, sep="\n  ", flush=True)
     address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    # The server takes this process's place, so that Ctrl-C reaches it as before.
-    os.execve(sys.executable, [*manage, "runserver", address], env)
-    return 0  # not reached
+    web = [*manage, "runserver", address]
+    # Each line as it is written, so the three logs interleave in the order of events
+    # even when the output is a pipe.
+    env["PYTHONUNBUFFERED"] = "1"
+    return run_together([web, WORKER, BEAT], env)
+
+
+class Stop(Exception):
+    """SIGTERM reached this process: stop every process, as for Ctrl-C."""
+
+
+def _terminated(signum: int, frame: FrameType | None) -> None:
+    raise Stop
+
+
+def run_together(commands: list[list[str]], env: dict[str, str]) -> int:
+    """Run the commands until Ctrl-C, SIGTERM or the end of any one of them; then stop
+    them all. Returns the status of the one that ended first, 130 after Ctrl-C."""
+    handlers = {name: signal.getsignal(name) for name in (signal.SIGINT, signal.SIGTERM)}
+    signal.signal(signal.SIGTERM, _terminated)
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        for command in commands:
+            processes.append(subprocess.Popen(command, env=env, process_group=0))
+        while all(process.poll() is None for process in processes):
+            time.sleep(0.2)
+        return next(p.returncode for p in processes if p.returncode is not None)
+    except (KeyboardInterrupt, Stop):
+        return 130
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut it short
+        stop_all(processes)
+        for name, handler in handlers.items():
+            signal.signal(name, handler)
+
+
+def stop_all(processes: list[subprocess.Popen[bytes]]) -> None:
+    """SIGINT to each process group once, then wait; SIGKILL what outlives STOP_TIMEOUT."""
+    for process in processes:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGINT)
+    deadline = time.monotonic() + STOP_TIMEOUT
+    for process in processes:
+        try:
+            process.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
 
 
 if __name__ == "__main__":

@@ -339,11 +339,18 @@ if BEHIND_HTTPS_PROXY:
 # leaves the client's own header in place.
 REST_FRAMEWORK["NUM_PROXIES"] = env_int("NUM_PROXIES", 0, minimum=0)
 
-# E-mail: console in development; an anymail backend in production, for example
+# E-mail: in development to the console and, one .eml file each, to the git-ignored
+# .mail/ folder (bansugoroku/mail.py); an anymail backend in production, for example
 # EMAIL_BACKEND=anymail.backends.postmark.EmailBackend. Every ANYMAIL_<NAME> variable is
 # ANYMAIL["<NAME>"] (ANYMAIL_POSTMARK_SERVER_TOKEN, ANYMAIL_WEBHOOK_SECRET, ...), so any
 # provider anymail knows is configured from the environment alone.
-EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_BACKEND = env_str(
+    "EMAIL_BACKEND",
+    "bansugoroku.mail.ConsoleAndFilesBackend"
+    if DEBUG
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_FILE_PATH = BASE_DIR / ".mail"
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Ban-sugoroku <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 ANYMAIL = env_prefixed("ANYMAIL_")
@@ -416,10 +423,12 @@ CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Events a worker never delivered (broker down, worker killed) are handed on again.
-# Notices that are due (delayed, retried, or lost on the way) are queued every minute.
+# Notices that are due (delayed, retried, or lost on the way) are queued every minute;
+# every hour, tables idle for IDLE_CLOSE_DAYS close, and those near it are warned.
 CELERY_BEAT_SCHEDULE = {
     "relay-events": {"task": "games.relay_events", "schedule": 60.0},
     "notices-due": {"task": "notifications.send_due", "schedule": 60.0},
+    "close-idle-tables": {"task": "games.close_idle_tables", "schedule": 3600.0},
     # What the data page promises: old tables and unused players deleted (retention.py).
     "purge": {"task": "games.purge", "schedule": 3600.0},  # retention.PURGE_TASK
 }
@@ -431,6 +440,12 @@ CELERY_BEAT_SCHEDULE = {
 RETENTION_TABLE_DAYS = env_int("RETENTION_TABLE_DAYS", 180, minimum=1)
 RETENTION_PLAYER_DAYS = env_int("RETENTION_PLAYER_DAYS", 30, minimum=1)
 CELERY_TIMEZONE = TIME_ZONE
+
+# A table where nobody acted for this many days closes (games/idle.py); its seats are
+# warned 7 days and 1 day before. The sweep closes this many tables per transaction,
+# each batch's row locks held for a fraction of a second (make bench-sweep).
+IDLE_CLOSE_DAYS = env_int("IDLE_CLOSE_DAYS", 45, minimum=1)
+IDLE_SWEEP_BATCH = env_int("IDLE_SWEEP_BATCH", 1000, minimum=1)
 
 LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"])
 LOGGING = {

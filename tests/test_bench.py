@@ -10,7 +10,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import psycopg
 import pytest
@@ -89,3 +89,26 @@ def test_slow_clients_do_not_stop_the_procfile_web_server(database):
     found = re.search(r"^during attack\s+(\d+) answered, (\d+) failed", result.stdout, re.M)
     assert found, result.stdout
     assert int(found.group(1)) > 0 and int(found.group(2)) == 0, result.stdout
+
+
+def test_the_idle_sweep_benchmark_runs():
+    """A few hundred tables in batches of 50, in a scratch database it makes and drops."""
+    parts = urlsplit(settings.DATABASE_URL)
+    base = parts._replace(path=f"{parts.path}_smoke").geturl()
+    command = [sys.executable, "-m", "bench.idle_sweep", "--sizes", "300", "--batch", "50"]
+    result = subprocess.run(
+        command,
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "DATABASE_URL": base},
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "closed            300 (150 with a game), open 30" in result.stdout, result.stdout
+    assert re.search(r"^transactions\s+6 of up to 50 tables", result.stdout, re.M), result.stdout
+    scratch = unquote(f"{parts.path.lstrip('/')}_smoke_idle_sweep")
+    maintenance = parts._replace(path="/postgres").geturl()
+    with psycopg.connect(maintenance) as conn:
+        left = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [scratch])
+        assert left.fetchone() is None, "the scratch database was dropped"

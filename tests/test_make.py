@@ -3,15 +3,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
+import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
 
+import psutil
 import pytest
 
 from bansugoroku import devserver, embedded_db
@@ -64,10 +69,17 @@ def get(url: str, host: str) -> tuple[int, str]:
         return answer.status, answer.read().decode()
 
 
-def test_make_run_serves_and_ctrl_c_stops_it_and_the_embedded_database():
-    """Without DATABASE_URL, as a newcomer runs it: the embedded PostgreSQL starts, and
-    Ctrl-C (SIGINT to the terminal's process group) stops the server and, when no other
-    process uses it, the database."""
+READY = {
+    "worker": re.compile(r"celery@\S+ ready\."),
+    "beat": re.compile(r"beat: Starting\.\.\."),
+}
+
+
+def test_make_run_serves_with_a_worker_and_beat_and_ctrl_c_stops_them_all():
+    """Without DATABASE_URL or a broker, as a newcomer runs it: the embedded PostgreSQL
+    starts, the web server answers, a Celery worker and beat come up on the files in
+    .celery/; Ctrl-C (SIGINT to the terminal's process group) stops every process and,
+    when no other process uses it, the database."""
     port = free_port()
     with embedded_db._locked():
         # This test's own process is a client when the suite runs on the embedded database.
@@ -83,25 +95,35 @@ def test_make_run_serves_and_ctrl_c_stops_it_and_the_embedded_database():
         # As in a terminal, whatever the test runner's own handling of SIGINT.
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(process.stdout or ()), daemon=True)
+    reader.start()
     try:
         deadline = time.monotonic() + 180
-        while True:
-            assert process.poll() is None, process.communicate()[0]
-            try:
-                status, body = get(f"http://127.0.0.1:{port}/healthz", f"localhost:{port}")
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "make run did not answer"
-                time.sleep(0.5)
+        status = None
+        while status is None or not all(
+            any(ready.search(line) for line in list(lines)) for ready in READY.values()
+        ):
+            assert process.poll() is None, "".join(lines)
+            assert time.monotonic() < deadline, "make run did not come up:\n" + "".join(lines)
+            if status is None:
+                with contextlib.suppress(OSError):
+                    status, body = get(f"http://127.0.0.1:{port}/healthz", f"localhost:{port}")
+            time.sleep(0.5)
         assert status == 200 and json.loads(body) == {"status": "ok"}
+        started = psutil.Process(process.pid).children(recursive=True)
         served = set(json.loads(embedded_db.CLIENTS_FILE.read_text())) - already
         os.killpg(process.pid, signal.SIGINT)
-        output = process.communicate(timeout=60)[0]
+        process.wait(timeout=60)
+        reader.join(10)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+    output = "".join(lines)
     assert "Traceback" not in output, output
+    assert "Warm shutdown" in output, output
+    assert not [p for p in started if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
     with embedded_db._locked():
         clients = embedded_db._read_clients()
         assert not served & set(clients)
@@ -155,6 +177,7 @@ def test_make_clean_removes_what_the_project_writes_and_keeps_the_rest(tmp_path)
         ".screenshots/pages.png",
         "locale/de/LC_MESSAGES/django.mo",
         ".vapid/private_key.pem",
+        ".mail/20270301-120000-000000-1-1.eml",
     ]
     for name in written:
         (tree / name).parent.mkdir(parents=True, exist_ok=True)
@@ -182,3 +205,15 @@ def test_make_clean_removes_what_the_project_writes_and_keeps_the_rest(tmp_path)
         name.split("/")[0] for name in written
     }
     assert patterns <= covered, patterns - covered
+
+
+def test_when_one_process_of_make_run_ends_the_others_are_stopped_and_its_status_returned():
+    sleeper = [sys.executable, "-c", "import time; time.sleep(120)"]
+    failing = [sys.executable, "-c", "import time, sys; time.sleep(0.5); sys.exit(3)"]
+    started = time.monotonic()
+
+    status = devserver.run_together([sleeper, failing, sleeper], dict(os.environ))
+
+    assert status == 3
+    assert time.monotonic() - started < 30, "the sleepers were stopped by their SIGINT"
+    assert signal.getsignal(signal.SIGINT) is not signal.SIG_IGN, "Ctrl-C works again"

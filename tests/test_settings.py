@@ -219,3 +219,26 @@ def test_no_proxy_is_trusted_with_forwarded_addresses_unless_set():
     assert result.stdout.strip() == "True 0"
     result = load_settings({**PRODUCTION_ENV, "NUM_PROXIES": "1"}, expression)
     assert result.stdout.strip() == "True 1"
+
+
+def test_development_mail_goes_to_the_console_and_to_files_unless_a_backend_is_set():
+    development = {"DEBUG": "1", "DATABASE_URL": PRODUCTION_ENV["DATABASE_URL"]}
+    expression = "settings.EMAIL_BACKEND"
+    assert load_settings(development, expression).stdout.strip() == (
+        "bansugoroku.mail.ConsoleAndFilesBackend"
+    )
+    chosen = {**development, "EMAIL_BACKEND": "anymail.backends.postmark.EmailBackend"}
+    assert load_settings(chosen, expression).stdout.strip() == chosen["EMAIL_BACKEND"]
+    assert load_settings(PRODUCTION_ENV, expression).stdout.strip() == (
+        "django.core.mail.backends.console.EmailBackend"
+    )
+
+
+def test_idle_close_settings_are_read_strictly():
+    expression = "settings.IDLE_CLOSE_DAYS, settings.IDLE_SWEEP_BATCH"
+    assert load_settings(PRODUCTION_ENV, expression).stdout.strip() == "45 1000"
+    env = {**PRODUCTION_ENV, "IDLE_CLOSE_DAYS": "30", "IDLE_SWEEP_BATCH": "200"}
+    assert load_settings(env, expression).stdout.strip() == "30 200"
+    for name, value in [("IDLE_CLOSE_DAYS", "0"), ("IDLE_SWEEP_BATCH", "many")]:
+        result = load_settings({**PRODUCTION_ENV, name: value}, expression)
+        assert result.returncode != 0 and f"ImproperlyConfigured: {name}=" in result.stderr

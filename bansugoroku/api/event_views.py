@@ -25,7 +25,11 @@ KINDS = """Each event has a `kind`, the `seat` it concerns, and a `payload`:
 - `game_ended` (seat: the winner, null with no result): `game`, `winner`, `points`,
   `how` (`normal`, `resigned` or `abandoned`), `score` [Black, White] after it, and
   `played` and `passes` as in `turn_started`.
-- `table_closed` (no seat): `reason`."""
+- `table_closing` (no seat): nobody has acted at the table for a while, and it closes
+  at `closes_at` (ISO-8601) unless someone does: `days_left` is 7, then 1.
+- `table_closed` (no seat): `reason` (`idle`: nobody acted for `idle_days` days since
+  `last_active_at`), `game` (the number of the game it ended with no result, null if
+  none was being played) and `score` [Black, White]."""
 
 
 class EventsView(APIView):

@@ -56,8 +56,8 @@ class SeatInline(ReadOnly[Seat], admin.TabularInline[Seat, Table]):
 
 @admin.register(Table)
 class TableAdmin(ReadOnly[Table], admin.ModelAdmin[Table]):
-    list_display = ["code", "state", "host", "score", "version", "updated_at"]
-    list_filter = ["state"]
+    list_display = ["code", "state", "host", "score", "version", "active_at", "updated_at"]
+    list_filter = ["state", "closed_reason"]
     search_fields = ["code"]
     list_select_related = ["host"]
     exclude = ["next_seed"]

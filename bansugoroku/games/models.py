@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from engine.notation import parse_position_id
 from engine.position import Position
@@ -65,6 +66,14 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     closed_reason = models.CharField(max_length=40, blank=True)
+    """Why the table closed: `idle` when nobody acted at it for IDLE_CLOSE_DAYS."""
+    active_at = models.DateTimeField(default=timezone.now)
+    """The last time someone acted at the table (created it, joined, started, moved,
+    undid, resigned, played again, gave entropy): the clock of the idle close
+    (`games.idle`). A warning or the close itself is no activity."""
+    idle_warned = models.PositiveSmallIntegerField(null=True, blank=True)
+    """The `days_left` of the last `table_closing` warning sent since `active_at` (7,
+    then 1); cleared by activity, so each idle stretch warns once per threshold."""
     last_event = models.PositiveIntegerField(default=0)
     """The sequence number of the table's newest event; the next one is one more."""
     next_seed = models.BinaryField(max_length=32, null=True, editable=False)
@@ -73,6 +82,15 @@ class Table(models.Model):
     next_seed_hash = models.CharField(max_length=64, blank=True, editable=False)
     next_seed_version = models.PositiveIntegerField(null=True, blank=True)
     """The table version at which `next_seed_hash` was first shown."""
+
+    class Meta:
+        indexes = [
+            # The idle sweep's candidates, oldest activity first, on an index that holds
+            # only the tables still open.
+            models.Index(
+                fields=["active_at"], name="table_open_active", condition=~Q(state="closed")
+            )
+        ]
 
     def __str__(self) -> str:
         return self.code
@@ -227,6 +245,7 @@ class EventKind(models.TextChoices):
     GAME_STARTED = "game_started"
     TURN_STARTED = "turn_started"
     GAME_ENDED = "game_ended"
+    TABLE_CLOSING = "table_closing"
     TABLE_CLOSED = "table_closed"
 
 

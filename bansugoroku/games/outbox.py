@@ -18,6 +18,7 @@ from django.db import transaction
 from bansugoroku.games.models import Event
 
 DELIVER = "games.deliver_events"
+DELIVER_MANY = "games.deliver_events_of_tables"
 
 log = logging.getLogger(__name__)
 
@@ -37,3 +38,14 @@ def hand_on(table_id: int, first: int, last: int) -> None:
         log.warning(
             "events %s-%s of table %s wait for the relay", first, last, table_id, exc_info=True
         )
+
+
+def hand_on_many(ranges: Sequence[tuple[int, int, int]]) -> None:
+    """Queue the delivery of many tables' events, each `(table, first, last)`, in one
+    message: the idle sweep closes a thousand tables at a time, and a message each cost
+    about 4 ms with Redis on the development machine (an hour for a million closings,
+    measured). Never raises, as `hand_on`."""
+    try:
+        current_app.send_task(DELIVER_MANY, args=([list(r) for r in ranges],), retry=False)
+    except Exception:
+        log.warning("events of %s tables wait for the relay", len(ranges), exc_info=True)

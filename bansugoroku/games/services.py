@@ -355,6 +355,8 @@ TABLE_FIELDS = [
     "current_game",
     "last_event",
     "updated_at",
+    "active_at",
+    "idle_warned",
 ]
 GAME_FIELDS = [
     "state",
@@ -386,8 +388,10 @@ def _commit(
     and the table with its version bumped; the events go to Celery after the commit.
     Helpers change instances; only this writes them. The seats given are those the
     change touched and the caller's own: a change counts as looking at the table, at
-    no extra round trip."""
+    no extra round trip. Every change is activity: it restarts the table's idle clock,
+    and its warnings (`games.idle`)."""
     table.version += 1
+    table.active_at, table.idle_warned = timezone.now(), None
     updates: list[tuple[Model, Sequence[str]]] = [(game, GAME_FIELDS)] if game else []
     updates += [(seat, SEAT_FIELDS) for seat in seats]
     queries.save([*updates, (table, TABLE_FIELDS)], [*turns, *written])

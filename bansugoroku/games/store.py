@@ -16,8 +16,8 @@ from django.db import connection
 from django.utils import timezone
 
 from bansugoroku.games import queries
-from bansugoroku.games.errors import StaleState, TableNotFound
-from bansugoroku.games.models import Game, GameState, Player, Seat, Table
+from bansugoroku.games.errors import StaleState, TableClosed, TableNotFound
+from bansugoroku.games.models import Game, GameState, Player, Seat, Table, TableState
 from engine.dice import derived_dice
 from engine.game import Ending, GameValue, Result, Roller
 from engine.notation import position_id
@@ -82,10 +82,14 @@ def lock_table(code: str) -> Table:
 def lock_seat(code: str, player: Player, version: int) -> tuple[Table, Seat]:
     """The table locked FOR UPDATE and the caller's seat at it, if the client saw its
     latest `version`. The seat is checked first: a stranger gets TableNotFound, never
-    a StaleState that would tell them the table exists and its version. The seat is
-    marked seen now; the change writes it with the rest."""
+    a StaleState that would tell them the table exists and its version. A closed table
+    refuses every change as TableClosed whatever the version: a move that waited for
+    the lock while the idle sweep closed the table is told why, not just "stale". The
+    seat is marked seen now; the change writes it with the rest."""
     table = lock_table(code)
     seat = seat_of(table, player)
+    if table.state == TableState.CLOSED:
+        raise TableClosed("this table is closed")
     seat.last_seen_at = timezone.now()
     if version != table.version:
         raise StaleState(

@@ -1,5 +1,5 @@
 """Celery tasks that read the events outbox: delivery, the relay that retries it, and the
-CPU's turn.
+CPU's turn; and the hourly close of idle tables, which writes events of its own.
 
 Delivery hands a table's new events to their readers and marks them delivered. Each
 reader is idempotent, because the relay may deliver an event twice when a worker dies
@@ -12,6 +12,7 @@ per event, player and channel. Live updates will read the same events.
 from __future__ import annotations
 
 import functools
+import logging
 from datetime import timedelta
 
 from celery import shared_task
@@ -19,10 +20,12 @@ from django.db import transaction
 from django.db.models import Max, Min
 from django.utils import timezone
 
-from bansugoroku.games import retention, services
+from bansugoroku.games import idle, retention, services
 from bansugoroku.games.models import Event, EventKind, Seat
-from bansugoroku.games.outbox import DELIVER, hand_on
+from bansugoroku.games.outbox import DELIVER, DELIVER_MANY, hand_on
 from notifications.tasks import outbox_notices
+
+log = logging.getLogger(__name__)
 
 RELAY_AFTER = timedelta(minutes=1)
 """An event not delivered by then was lost on its way (broker down, worker killed)."""
@@ -51,6 +54,13 @@ def deliver_events(table_id: int, first: int, last: int) -> int:
             delivered_at=timezone.now()
         )
     return len(events)
+
+
+@shared_task(name=DELIVER_MANY, ignore_result=True)
+def deliver_events_of_tables(ranges: list[list[int]]) -> int:
+    """`deliver_events` for each `[table, first, last]`: the idle sweep's batch of
+    closings in one message; returns how many events were new."""
+    return sum(deliver_events(table_id, first, last) for table_id, first, last in ranges)
 
 
 @shared_task(name="games.cpu_turn", ignore_result=True)
@@ -82,3 +92,12 @@ def purge() -> tuple[int, int]:
     """Delete the tables and players past their retention (`retention.purge`), hourly."""
     purged = retention.purge()
     return purged.tables, purged.players
+
+
+@shared_task(name="games.close_idle_tables", ignore_result=True)
+def close_idle_tables() -> int:
+    """Close the tables idle for IDLE_CLOSE_DAYS and warn those near it (beat, hourly);
+    returns how many closed."""
+    done = idle.sweep(now=timezone.now())
+    log.info("%s", done.summary())
+    return done.closed

@@ -127,3 +127,20 @@ def test_repeated_wrong_passwords_lock_the_login_out(db, settings):
     assert "_auth_user_id" not in client.session
     assert login("right horse", address="10.0.0.2") == 302
     assert "_auth_user_id" in client.session
+
+
+def test_the_table_list_shows_the_last_activity_and_filters_idle_closes(staff, played):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from bansugoroku.games import idle
+
+    open_code = Api().new_player("Chie").post("tables", {}).body["code"]
+    idle.sweep(now=timezone.now() + timedelta(days=46))
+    Table.objects.filter(code=open_code).update(state="waiting", closed_reason="")
+
+    listing = staff.get("/admin/games/table/").content.decode()
+    assert "Active at" in listing and "?closed_reason=idle" in listing
+    closed = staff.get("/admin/games/table/", {"closed_reason": "idle"}).content.decode()
+    assert played in closed and open_code not in closed

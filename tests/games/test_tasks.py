@@ -21,8 +21,8 @@ from django.utils import timezone
 
 from bansugoroku.celery import app
 from bansugoroku.games import services
-from bansugoroku.games.models import Event, Player
-from bansugoroku.games.tasks import relay_events
+from bansugoroku.games.models import Event, EventKind, Player, Table, TableState
+from bansugoroku.games.tasks import close_idle_tables, relay_events
 from engine.rules import Rules
 
 pytestmark = [
@@ -84,6 +84,17 @@ def delivered(code: str, count: int) -> list[int]:
 def test_a_changes_events_are_delivered_after_it_commits(worker):
     code = a_started_table()
     assert delivered(code, 3) == [1, 2, 3]
+
+
+def test_the_hourly_task_closes_idle_tables_and_their_events_are_delivered(worker):
+    code = a_started_table()
+    Table.objects.filter(code=code).update(active_at=timezone.now() - timedelta(days=46))
+
+    close_idle_tables.delay()
+
+    assert delivered(code, 4) == [1, 2, 3, 4]
+    assert Event.objects.get(table__code=code, sequence=4).kind == EventKind.TABLE_CLOSED
+    assert Table.objects.get(code=code).state == TableState.CLOSED
 
 
 def test_the_relay_hands_on_events_older_than_a_minute_that_were_never_delivered():
