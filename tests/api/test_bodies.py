@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.conf import settings
 
@@ -61,3 +63,13 @@ def test_a_body_just_under_the_limit_is_parsed(api):
     answer = api.call("POST", "players", raw=raw)
     assert answer.status == 400  # the unknown field, not the size
     assert "pad" in str(answer.body["errors"])
+
+
+def test_errors_keyed_by_a_list_index_render_as_json():
+    """DRF keys a list field's errors by the item's index, an int; the renderer must
+    write them (as strings, like the standard json module) rather than fail with a 500."""
+    from rest_framework.settings import api_settings
+
+    renderer = api_settings.DEFAULT_RENDERER_CLASSES[0]()
+    body = renderer.render({"moves": {0: ["A valid integer is required."]}})
+    assert json.loads(body) == {"moves": {"0": ["A valid integer is required."]}}
