@@ -1,0 +1,42 @@
+"""The idle close's warnings and close, written by the real sweep, reach both players
+by e-mail; the clock is moved, never waited for."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from bansugoroku.games import idle
+from notifications import sending
+from tests.notifications.helpers import deliver, notice, player, started
+
+pytestmark = pytest.mark.django_db
+
+
+def test_both_players_are_warned_a_week_ahead_then_told_of_the_close(postmark, settings):
+    settings.NOTICE_EMAIL_SPACING = timedelta(0)
+    host, guest = player("Aiko", "aiko@example.com"), player("Ben", "ben@example.com")
+    table = started(host, guest)
+    start = timezone.now()
+
+    with time_machine.travel(start + timedelta(days=38, hours=1), tick=False):
+        assert idle.sweep(now=timezone.now()).warned == {7: 1, 1: 0}
+        deliver(table)
+        for to in (host, guest):
+            assert sending.send_notice(notice(table, to, "table_closing").pk) == "sent"
+    with time_machine.travel(start + timedelta(days=45, hours=1), tick=False):
+        assert idle.sweep(now=timezone.now()).closed == 1
+        deliver(table)
+        for to in (host, guest):
+            assert sending.send_notice(notice(table, to, "table_closed").pk) == "sent"
+
+    subjects = sorted((mail.to, mail.body["Subject"]) for mail in postmark.received)
+    assert subjects == [
+        ("aiko@example.com", f"Table {table.code} closes in 7 days"),
+        ("aiko@example.com", f"Table {table.code} was closed"),
+        ("ben@example.com", f"Table {table.code} closes in 7 days"),
+        ("ben@example.com", f"Table {table.code} was closed"),
+    ]
