@@ -23,7 +23,6 @@ from rest_framework.views import APIView
 
 from bansugoroku.api import schema
 from bansugoroku.api.auth import player_of
-from bansugoroku.api.locales import preferred_locale
 from bansugoroku.api.problems import PROBLEM_TYPES, ProblemList, ProblemType, problem, problem_list
 from bansugoroku.api.schema import component
 from bansugoroku.api.serializers import (
@@ -38,6 +37,7 @@ from bansugoroku.api.serializers import (
 )
 from bansugoroku.games import selectors, services, shapes
 from bansugoroku.games.models import Player, Table
+from bansugoroku.locales import preferred_locale
 from bansugoroku.throttles import JoinCodeThrottle
 from engine.rules import Rules
 
