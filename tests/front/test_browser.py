@@ -1,0 +1,232 @@
+"""The play pages end to end in a real headless Chromium (Debian's, driven by Playwright):
+two browsers create a table, join by the invitation link and play a whole game by
+clicking, at a phone's size and a desktop's. Any console error or failed request fails
+the test. Screenshots go to the git-ignored .screenshots/ folder."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = shutil.which("chromium")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"
+)
+
+SHOTS = Path(__file__).resolve().parents[2] / ".screenshots"
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+GAME_SECONDS = 120
+"""A game by clicking takes about 15 s; the limit only stops a stuck test."""
+
+
+@pytest.fixture(scope="module")
+def server(django_db_blocker: Any) -> Iterator[str]:
+    """The site on 127.0.0.1, an ephemeral port, in a thread of this process."""
+    from pytest_django.live_server_helper import LiveServer
+
+    with django_db_blocker.unblock():
+        live = LiveServer("127.0.0.1:0")
+    yield live.url
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop in this thread; the test itself only
+    # reads the database through the server, but pytest-django's teardown writes.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        args = ["--no-sandbox"] if os.geteuid() == 0 else []
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+        yield browser
+        browser.close()
+    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+
+
+class Watched:
+    """A browser context whose pages fail the test on a console error or a failed
+    request (a 4xx or 5xx answer counts)."""
+
+    def __init__(self, chromium: Any, viewport: dict[str, int]) -> None:
+        self.context = chromium.new_context(viewport=viewport)
+        self.problems: list[str] = []
+        self.statuses: list[int] = []
+        self.page = self.context.new_page()
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        self.page.on("requestfailed", lambda r: self.problems.append(f"{r.failure}: {r.url}"))
+        self.page.on("response", self._response)
+
+    def _console(self, message: Any) -> None:
+        if message.type == "error":
+            self.problems.append(f"console: {message.text}")
+
+    def _response(self, response: Any) -> None:
+        self.statuses.append(response.status)
+        if response.status >= 400:
+            self.problems.append(f"{response.status}: {response.url}")
+
+
+@pytest.fixture
+def settings_for_play(settings: Any, transactional_db: None) -> Any:
+    settings.PLAY_POLL_MS = 150  # the other browser sees a move within 0.15 s
+    settings.DEBUG = True  # plain-HTTP cookies, as `make run` has them
+    return settings
+
+
+def version(page: Any) -> str:
+    return str(page.locator("#board").get_attribute("data-version"))
+
+
+def act(page: Any, locator: Any) -> None:
+    """Click and wait for the answer to be drawn: the board shows the new version."""
+    before = version(page)
+    locator.click()
+    page.locator(f'#board:not([data-version="{before}"])').wait_for(timeout=5000)
+
+
+def play_one_move(page: Any) -> None:
+    """Tap the movable stone farthest from home, then its farthest legal point."""
+    movable = page.locator("[data-movable]")
+    numbers = [_number(m) for m in movable.evaluate_all("els => els.map(e => e.dataset.point)")]
+    page.locator(f'[data-point="{max(numbers)}"]').click()
+    legal = page.locator("[data-legal]").evaluate_all("els => els.map(e => e.dataset.point)")
+    assert legal, "a movable stone lights up where it can go"
+    act(page, page.locator(f'[data-point="{min(_number(p) for p in legal)}"]'))
+
+
+def _number(point: str) -> int:
+    return int(point)
+
+
+def my_turn(page: Any) -> bool:
+    return page.locator("[data-movable]").count() > 0
+
+
+def shoot(page: Any, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def first_load_bytes(chromium: Any, server: str, cookies: list[Any], path: str) -> int:
+    """Bytes a fresh browser transfers for a page and what it loads (headers and bodies)."""
+    context = chromium.new_context()
+    context.add_cookies(cookies)
+    page = context.new_page()
+    responses: list[Any] = []
+    page.on("response", lambda response: responses.append(response))
+    try:
+        page.goto(server + path, wait_until="load")
+        return sum(
+            sizes["responseBodySize"] + sizes["responseHeadersSize"]
+            for sizes in (response.request.sizes() for response in responses)
+        )
+    finally:
+        context.close()
+
+
+def assert_fits(page: Any) -> None:
+    """No horizontal scroll, and every control at least 44 px in both directions."""
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{overflow} px of horizontal scroll"
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('main button:not([hidden]), main a, .pt')]
+        .filter(e => e.offsetParent !== null || e instanceof SVGElement)
+        .map(e => [e.dataset.test || e.textContent.trim(), e.getBoundingClientRect()])
+        .filter(([, r]) => r.width && (r.width < 43.5 || r.height < 43.5))
+        .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+    )
+    assert not small, f"touch targets under 44 px: {small}"
+
+
+@pytest.fixture(params=[PHONE, DESKTOP], ids=["phone", "desktop"])
+def viewport(request: Any) -> dict[str, int]:
+    return dict(request.param)
+
+
+@pytest.fixture
+def players(chromium: Any, viewport: dict[str, int]) -> Iterator[tuple[Watched, Watched]]:
+    """Two browsers, closed before the database is emptied (their pages poll)."""
+    pair = Watched(chromium, viewport), Watched(chromium, viewport)
+    yield pair
+    for watched in pair:
+        watched.context.close()
+
+
+def test_two_browsers_play_a_whole_game_by_clicking(
+    chromium, server, settings_for_play, viewport, players
+):
+    size = f"{viewport['width']}x{viewport['height']}"
+    aiko, ben = players
+    a, b = aiko.page, ben.page
+
+    a.goto(server + "/")
+    a.fill("#new_name", "Aiko")
+    a.click('[data-test="create-table"]')
+    a.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
+    invite = a.locator('[data-test="invite-link"]').get_attribute("href")
+    assert invite and re.search(r"/t/[A-Z0-9]{6}$", invite)
+    assert a.locator(".qr-box svg").count() == 1
+    shoot(a, f"{size}-invite")
+
+    b.goto(invite)
+    b.fill("#join_name", "Ben")
+    b.click('[data-test="join"]')
+    b.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
+    assert b.url.endswith(invite[-6:])
+
+    a.locator('[data-test="start"]').wait_for(state="visible")  # the join, by polling
+    act(a, a.locator('[data-test="start"]'))
+    assert a.locator('[data-test="dice"] svg').count() == 2
+    assert re.search(r"\S+ \w", a.locator("#dice-name").inner_text())
+
+    # Aiko starts (the host starts the first game). One move, then take it back.
+    assert my_turn(a) and not my_turn(b)
+    play_one_move(a)
+    if a.locator('[data-test="undo"]').is_visible():
+        act(a, a.locator('[data-test="undo"]'))
+        assert a.locator('[data-test="undo"]').is_hidden()
+    while my_turn(a):
+        play_one_move(a)
+    b.locator("[data-movable]").first.wait_for(timeout=5000)  # Ben's page sees it
+    assert "Aiko played" in b.locator("#news").inner_text()
+    assert_fits(b)
+    shoot(b, f"{size}-game")
+
+    started = time.monotonic()
+    moves = 0
+    while not a.locator('[data-test="play-again"]').is_visible():
+        assert time.monotonic() - started < GAME_SECONDS, "the game did not end"
+        for page in (a, b):
+            while my_turn(page):
+                play_one_move(page)
+                moves += 1
+        a.wait_for_timeout(20)
+    b.locator('[data-test="play-again"]').wait_for(state="visible")
+    ended = a.locator("#status").inner_text()
+    assert re.search(r"won the game by (iri-gachi|mushi-gachi|mujō-gachi)", ended), ended
+    shoot(a, f"{size}-end")
+    shoot(b, f"{size}-end-other")
+    assert_fits(a)
+
+    act(b, b.locator('[data-test="play-again"]'))
+    a.locator('[data-test="dice"] svg').first.wait_for(timeout=5000)
+    assert re.search(r"Score: you [0-3], \w+ [0-3]", a.locator("#score").inner_text())
+    print(f"{size}: a game of {moves} moves took {time.monotonic() - started:.1f} s")
+
+    weight = first_load_bytes(chromium, server, aiko.context.cookies(), a.url.split(server)[1])
+    print(f"{size}: the table page's first load transferred {weight} bytes")
+    assert weight < 150_000
+    print(f"{size}: statuses {sorted(set(ben.statuses))}")
+    assert aiko.problems == [], aiko.problems[:5]
+    assert ben.problems == [], ben.problems[:5]
