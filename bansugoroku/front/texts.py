@@ -11,7 +11,6 @@ from django.utils.translation import gettext_lazy as _
 from engine.names import point_name
 
 TABLE_TEXTS: dict[str, Promise] = {
-    "you": _("You"),
     "cpu_easy": _("CPU (Easy)"),
     "cpu_normal": _("CPU (Normal)"),
     "nobody_yet": _("(free seat)"),
@@ -22,7 +21,6 @@ TABLE_TEXTS: dict[str, Promise] = {
     "their_turn": _("%(name)s's turn."),
     "choose_stone": _("Choose a stone to move."),
     "choose_point": _("Choose where the stone on %(point)s goes."),
-    "turn_done": _("Your move is sent."),
     "you_moved": _("You moved from %(from)s to %(to)s."),
     "they_played": _("%(name)s played %(notation)s."),
     "they_hit": _("%(name)s hit your stone: it waits on the bar."),
