@@ -57,7 +57,9 @@ def state_response(table: Table, player: Player, status: int = 200) -> Response:
     response = Response(selectors.table_state(table, player), status=status)
     response["ETag"] = etag(table.version)
     response["Cache-Control"] = "private, no-cache"
-    response["Vary"] = "Authorization"
+    # The web page authenticates with its cookie: a browser that plays as someone else
+    # after a device link must not revalidate the other player's view (same ETag).
+    response["Vary"] = "Authorization, Cookie"
     return response
 
 

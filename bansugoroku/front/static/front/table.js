@@ -471,6 +471,22 @@ $('[data-test="copy-link"]').addEventListener("click", async (event) => {
     getSelection().selectAllChildren($('[data-test="invite-link"]'));
   }
 });
+// Dragging a stone with a mouse or a pen: press on it, release on a lit point. A press
+// and release on the same point is a tap, which the click handler takes.
+let dragFrom = null;
+board.addEventListener("pointerdown", (event) => {
+  const point = event.target.closest(".pt");
+  dragFrom = point && point.hasAttribute("data-movable") ? Number(point.dataset.point) : null;
+});
+board.addEventListener("pointerup", (event) => {
+  const from = dragFrom;
+  dragFrom = null;
+  const under = document.elementFromPoint(event.clientX, event.clientY);
+  const point = under && under.closest(".pt");
+  if (from === null || !point || Number(point.dataset.point) === from) return;
+  selected = from;
+  choose(Number(point.dataset.point));
+});
 document.addEventListener("visibilitychange", () => {
   if (!document.hidden) refresh();
 });
