@@ -118,11 +118,12 @@ def play_one_move(page: Any) -> None:
     act(page, page.locator(f'[data-point="{min(quiet or [p for p, _ in legal])}"]'))
 
 
-def drag_one_move(page: Any) -> None:
+def drag_one_move(page: Any, shot: str) -> None:
     """Drag a stone to a legal point (tapping it first shows where, tapping again drops
     the choice)."""
     stone = page.locator(f'[data-point="{max(points(page, "data-movable"))}"]')
     stone.click()
+    shoot(page, shot)
     target = page.locator(f'[data-point="{min(points(page, "data-legal"))}"]')
     stone.click()
     assert points(page, "data-legal") == []
@@ -138,6 +139,7 @@ def my_turn(page: Any) -> bool:
 def shoot(page: Any, name: str) -> None:
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"{name}-screen.png"))
 
 
 def first_load_bytes(chromium: Any, server: str, cookies: list[Any], path: str) -> int:
@@ -222,7 +224,7 @@ def test_two_browsers_play_a_whole_game_by_clicking(
         play_one_move(a)
     b.locator("[data-movable]").first.wait_for(timeout=5000)  # Ben's page sees it
     assert "Aiko played" in b.locator("#news").inner_text()
-    drag_one_move(b)
+    drag_one_move(b, f"{size}-choosing")
     assert_fits(b)
     shoot(b, f"{size}-game")
 
