@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils import translation
 from django.views.decorators.http import require_POST, require_safe
 
-from bansugoroku.front.forms import JoinForm, NewTableForm, PlayerForm
+from bansugoroku.front.forms import JoinForm, NewTableForm, PlayerForm, friendly_name
 from bansugoroku.front.identity import current_player, remember
 from bansugoroku.front.qr import qr_svg
 from bansugoroku.front.texts import TABLE_TEXTS, point_labels
@@ -26,7 +26,12 @@ from engine.rules import Rules
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     needs_name = current_player(request) is None
-    return _home(request, NewTableForm(needs_name=needs_name), JoinForm(needs_name=needs_name))
+    initial = {"name": friendly_name()}  # the same in both forms
+    return _home(
+        request,
+        NewTableForm(needs_name=needs_name, initial=initial),
+        JoinForm(needs_name=needs_name, initial=initial),
+    )
 
 
 def _home(

@@ -195,6 +195,7 @@ def test_two_browsers_play_a_whole_game_by_clicking(
     a, b = aiko.page, ben.page
 
     a.goto(server + "/")
+    shoot(a, f"{size}-home")
     a.fill("#new_name", "Aiko")
     a.click('[data-test="create-table"]')
     a.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
@@ -204,6 +205,7 @@ def test_two_browsers_play_a_whole_game_by_clicking(
     shoot(a, f"{size}-invite")
 
     b.goto(invite)
+    shoot(b, f"{size}-join")
     b.fill("#join_name", "Ben")
     b.click('[data-test="join"]')
     b.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
@@ -214,12 +216,8 @@ def test_two_browsers_play_a_whole_game_by_clicking(
     assert a.locator('[data-test="dice"] svg').count() == 2
     assert re.search(r"\S+ \w", a.locator("#dice-name").inner_text())
 
-    # Aiko starts (the host starts the first game). One move, then take it back.
+    # Aiko starts (the host starts the first game).
     assert my_turn(a) and not my_turn(b)
-    play_one_move(a)
-    if a.locator('[data-test="undo"]').is_visible():
-        act(a, a.locator('[data-test="undo"]'))
-        assert a.locator('[data-test="undo"]').is_hidden()
     while my_turn(a):
         play_one_move(a)
     b.locator("[data-movable]").first.wait_for(timeout=5000)  # Ben's page sees it
@@ -230,13 +228,19 @@ def test_two_browsers_play_a_whole_game_by_clicking(
 
     started = time.monotonic()
     moves = 0
+    undone = False
     while not a.locator('[data-test="play-again"]').is_visible():
         assert time.monotonic() - started < GAME_SECONDS, "the game did not end"
         for page in (a, b):
             while my_turn(page):
                 play_one_move(page)
                 moves += 1
+                if not undone and page.locator('[data-test="undo"]').is_visible():
+                    act(page, page.locator('[data-test="undo"]'))  # back to the turn's start
+                    assert page.locator('[data-test="undo"]').is_hidden()
+                    undone = True
         a.wait_for_timeout(20)
+    assert undone, "some turn had a move to take back"
     b.locator('[data-test="play-again"]').wait_for(state="visible")
     ended = a.locator("#status").inner_text()
     assert re.search(r"won the game by (iri-gachi|mushi-gachi|mujō-gachi)", ended), ended
@@ -247,6 +251,15 @@ def test_two_browsers_play_a_whole_game_by_clicking(
     act(b, b.locator('[data-test="play-again"]'))
     a.locator('[data-test="dice"] svg').first.wait_for(timeout=5000)
     assert re.search(r"Score: you [0-3], \w+ [0-3]", a.locator("#score").inner_text())
+
+    # The next game: Ben resigns, after saying so twice.
+    b.click('[data-test="resign"]')
+    b.click("#resign-dialog button[value=cancel]")
+    assert b.locator('[data-test="resign"]').is_visible(), "cancelling changes nothing"
+    b.click('[data-test="resign"]')
+    act(b, b.locator('[data-test="resign-confirm"]'))
+    a.locator('[data-test="play-again"]').wait_for(state="visible", timeout=5000)
+    assert "Ben resigned: you win the game" in a.locator("#status").inner_text()
     print(f"{size}: a game of {moves} moves took {time.monotonic() - started:.1f} s")
 
     weight = first_load_bytes(chromium, server, aiko.context.cookies(), a.url.split(server)[1])

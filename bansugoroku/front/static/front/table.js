@@ -106,7 +106,7 @@ function drawStones(group, place, count, mine) {
   }
 }
 
-function drawPoint(point, mine, theirs, sources, targets) {
+function drawPoint(point, mine, theirs, marks) {
   const place = slot(point);
   const test = point === BAR ? "point-bar" : point === OFF ? "point-off" : "point-" + point;
   const group = element("g", { "data-test": test, class: "pt", role: "button", tabindex: "0" });
@@ -153,9 +153,10 @@ function drawPoint(point, mine, theirs, sources, targets) {
   const tray = point === OFF || point === BAR;
   if (mine) drawStones(group, tray ? { ...place, y: place.y + 8, h: place.h - 8 } : place, mine, true);
   if (theirs) drawStones(group, place, theirs, false);
-  if (sources.has(point)) group.setAttribute("data-movable", "");
+  if (marks.sources.has(point)) group.setAttribute("data-movable", "");
   if (selected === point) group.setAttribute("data-selected", "");
-  if (targets.has(point)) group.setAttribute("data-legal", "");
+  if (marks.targets.has(point)) group.setAttribute("data-legal", "");
+  if (marks.touched.has(point)) group.classList.add("last");
   group.setAttribute(
     "aria-label",
     fmt(texts.point, { name: pointName(point), stones: stonesText(mine, theirs) })
@@ -168,6 +169,14 @@ function drawPoint(point, mine, theirs, sources, targets) {
     }
   });
   board.appendChild(group);
+}
+
+// The points the opponent's last play touched, while it is this player's turn to answer
+// (their moves run upward in this numbering: 0 is their bar and 25 their stones off).
+function lastPlayed() {
+  const play = state.game && state.game.last_play;
+  if (!play || !myTurn()) return new Set();
+  return new Set(play.moves.flat().filter((point) => point >= 1 && point <= 24));
 }
 
 function drawTheirs(place, count, label) {
@@ -191,18 +200,21 @@ function drawBoard() {
   board.dataset.version = String(state.version);
   const pos = position();
   const moves = legalMoves();
-  const sources = new Set(moves.map((m) => m[0]));
-  const targets = new Set(moves.filter((m) => m[0] === selected).map((m) => m[1]));
+  const marks = {
+    sources: new Set(moves.map((m) => m[0])),
+    targets: new Set(moves.filter((m) => m[0] === selected).map((m) => m[1])),
+    touched: lastPlayed(),
+  };
   element("rect", { x: 0, y: 0, width: WIDTH, height: OFF_TOP - 8, class: "wood" }, board);
   element("rect", { x: HALF, y: 0, width: WIDTH - 2 * HALF, height: OFF_TOP - 8, class: "gutter" }, board);
   for (let point = 1; point <= 24; point++) {
     const n = pos.points[point - 1];
-    drawPoint(point, Math.max(n, 0), Math.max(-n, 0), sources, targets);
+    drawPoint(point, Math.max(n, 0), Math.max(-n, 0), marks);
   }
   drawTheirs({ y: BAR_TOP, h: BAR_HEIGHT }, pos.bar[1], texts.their_bar);
-  drawPoint(BAR, pos.bar[0], 0, sources, targets);
+  drawPoint(BAR, pos.bar[0], 0, marks);
   drawTheirs({ y: OFF_TOP, h: OFF_HEIGHT }, pos.off[1], texts.their_off);
-  drawPoint(OFF, pos.off[0], 0, sources, targets);
+  drawPoint(OFF, pos.off[0], 0, marks);
   if (focused) {
     const again = board.querySelector(`[data-test="${focused}"]`);
     if (again) again.focus();
@@ -438,7 +450,8 @@ async function refresh() {
     const content = await answer.json();
     if (!answer.ok) {
       showProblem(fmt(texts.failed, { detail: content.detail || content.title }));
-    } else if (!busy && content.version !== state.version) {
+    } else if (!busy && content.version > state.version) {
+      // Only a newer table: a poll that crossed one of this page's own moves is older.
       accept(content);
     }
   } catch (error) {
