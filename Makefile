@@ -76,6 +76,6 @@ bench-api: install
 clean:
 	if [ -x $(BIN)/python ]; then $(BIN)/python -m bansugoroku.embedded_db stop; fi
 	rm -rf $(VENV) .pgdata .celery staticfiles .pytest_cache .mypy_cache .ruff_cache \
-		.hypothesis .import_linter_cache .benchmarks bench-results
+		.hypothesis .import_linter_cache .benchmarks bench-results .screenshots
 	find . -path ./.git -prune -o \( -name __pycache__ -o -name '*.egg-info' \) -type d \
 		-prune -exec rm -rf {} + -o \( -name '*.pyc' -o -name '*.prof' \) -type f -exec rm -f {} +

@@ -152,6 +152,7 @@ def test_make_clean_removes_what_the_project_writes_and_keeps_the_rest(tmp_path)
         "api.prof",
         ".import_linter_cache/x",
         ".celery/queue/x.msg",
+        ".screenshots/table.png",
     ]
     for name in written:
         (tree / name).parent.mkdir(parents=True, exist_ok=True)

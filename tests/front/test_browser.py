@@ -118,6 +118,21 @@ def play_one_move(page: Any) -> None:
     act(page, page.locator(f'[data-point="{min(quiet or [p for p, _ in legal])}"]'))
 
 
+def keyboard_one_move(page: Any) -> None:
+    """Focus a movable stone and press Enter, then the same on a lit point."""
+    stone = page.locator(f'[data-point="{max(points(page, "data-movable"))}"]')
+    stone.focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.point") == stone.get_attribute(
+        "data-point"
+    ), "the focus stays on the chosen stone"
+    target = page.locator(f'[data-point="{min(points(page, "data-legal"))}"]')
+    target.focus()
+    before = version(page)
+    page.keyboard.press(" ")
+    page.locator(f'#board:not([data-version="{before}"])').wait_for(timeout=5000)
+
+
 def drag_one_move(page: Any, shot: str) -> None:
     """Drag a stone to a legal point (tapping it first shows where, tapping again drops
     the choice)."""
@@ -196,6 +211,7 @@ def test_two_browsers_play_a_whole_game_by_clicking(
 
     a.goto(server + "/")
     shoot(a, f"{size}-home")
+    assert_fits(a)
     a.fill("#new_name", "Aiko")
     a.click('[data-test="create-table"]')
     a.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
@@ -206,6 +222,7 @@ def test_two_browsers_play_a_whole_game_by_clicking(
 
     b.goto(invite)
     shoot(b, f"{size}-join")
+    assert_fits(b)
     b.fill("#join_name", "Ben")
     b.click('[data-test="join"]')
     b.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
@@ -216,8 +233,9 @@ def test_two_browsers_play_a_whole_game_by_clicking(
     assert a.locator('[data-test="dice"] svg').count() == 2
     assert re.search(r"\S+ \w", a.locator("#dice-name").inner_text())
 
-    # Aiko starts (the host starts the first game).
+    # Aiko starts (the host starts the first game), the first move by keyboard.
     assert my_turn(a) and not my_turn(b)
+    keyboard_one_move(a)
     while my_turn(a):
         play_one_move(a)
     b.locator("[data-movable]").first.wait_for(timeout=5000)  # Ben's page sees it

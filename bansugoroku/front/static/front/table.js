@@ -382,6 +382,12 @@ function accept(next) {
   }
 }
 
+// The API answers JSON, a problem+json on error; anything else (a proxy's error page)
+// becomes a problem named by its status.
+function problemOrState(answer) {
+  return answer.json().catch(() => ({ title: `${answer.status} ${answer.statusText}` }));
+}
+
 async function send(action, body) {
   if (busy) return null;
   busy = true;
@@ -396,7 +402,7 @@ async function send(action, body) {
       },
       body: JSON.stringify({ version: state.version, ...body }),
     });
-    const content = await answer.json();
+    const content = await problemOrState(answer);
     if (answer.ok) {
       accept(content);
       return content;
@@ -447,7 +453,7 @@ async function refresh() {
       cache: "no-cache",
     });
     if ($("#problem").textContent === texts.unreachable) showProblem("");
-    const content = await answer.json();
+    const content = await problemOrState(answer);
     if (!answer.ok) {
       showProblem(fmt(texts.failed, { detail: content.detail || content.title }));
     } else if (!busy && content.version > state.version) {
