@@ -15,6 +15,9 @@ from typing import Any
 
 import pytest
 
+from bansugoroku.celery import app
+from tests.games.test_tasks import worker_running
+
 CHROMIUM = shutil.which("chromium")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"
@@ -326,4 +329,35 @@ def test_the_end_of_a_game_names_the_win(chromium, server, settings_for_play, pl
             )
             assert name in text, (rules, value, home, you_won, text)
             assert ("You won" in text) == you_won
+    assert aiko.problems == []
+
+
+@pytest.mark.skipif(
+    not app.conf.broker_url.startswith(("redis://", "amqp://")),
+    reason="a real worker over Redis or RabbitMQ: set CELERY_BROKER_URL, as CI does",
+)
+@pytest.mark.parametrize("viewport", [DESKTOP], ids=["desktop"], indirect=True)
+def test_a_whole_game_against_the_cpu_in_the_browser(chromium, server, settings_for_play, players):
+    """The CPU's turns, played by a real worker, appear on the page without a reload."""
+    aiko, _ = players
+    page = aiko.page
+    app.control.purge()
+    with worker_running():
+        page.goto(server + "/")
+        page.fill("#new_name", "Aiko")
+        page.check("input[name=opponent][value=easy]")
+        page.click('[data-test="create-table"]')
+        page.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
+        act(page, page.locator('[data-test="start"]'))
+        started = time.monotonic()
+        saw_the_cpu = False
+        while not page.locator('[data-test="play-again"]').is_visible():
+            assert time.monotonic() - started < GAME_SECONDS, "the game did not end"
+            if my_turn(page):
+                saw_the_cpu |= "CPU (Easy) played" in page.locator("#news").inner_text()
+                play_one_move(page)
+            else:
+                page.wait_for_timeout(20)
+    assert saw_the_cpu
+    assert re.search(r"won the game by", page.locator("#status").inner_text())
     assert aiko.problems == []
