@@ -221,6 +221,9 @@ def test_two_browsers_play_a_whole_game_by_clicking(
     invite = a.locator('[data-test="invite-link"]').get_attribute("href")
     assert invite and re.search(r"/t/[A-Z0-9]{6}$", invite)
     assert a.locator(".qr-box svg").count() == 1
+    aiko.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    a.click('[data-test="copy-link"]')
+    assert a.evaluate("navigator.clipboard.readText()") == invite
     shoot(a, f"{size}-invite")
 
     b.goto(invite)
