@@ -25,25 +25,29 @@ from engine.rules import Rules
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    needs_name = current_player(request) is None
+    player = current_player(request)
     initial = {"name": friendly_name()}  # the same in both forms
     return _home(
         request,
-        NewTableForm(needs_name=needs_name, initial=initial),
-        JoinForm(needs_name=needs_name, initial=initial),
+        player,
+        NewTableForm(needs_name=player is None, initial=initial),
+        JoinForm(needs_name=player is None, initial=initial),
     )
 
 
 def _home(
-    request: HttpRequest, new_table: NewTableForm, join: JoinForm, status: int = 200
+    request: HttpRequest,
+    player: Player | None,
+    new_table: NewTableForm,
+    join: JoinForm,
+    status: int = 200,
 ) -> HttpResponse:
-    context = {"new_table": new_table, "join": join, "player": current_player(request)}
+    context = {"new_table": new_table, "join": join, "player": player}
     return render(request, "front/home.html", context, status=status)
 
 
-def _player(request: HttpRequest, form: PlayerForm) -> tuple[Player, str | None]:
+def _player(player: Player | None, form: PlayerForm) -> tuple[Player, str | None]:
     """The browser's player, or a new one with the name on the form and its token."""
-    player = current_player(request)
     if player is not None:
         return player, None
     locale = preferred_locale(translation.get_language())
@@ -52,11 +56,11 @@ def _player(request: HttpRequest, form: PlayerForm) -> tuple[Player, str | None]
 
 @require_POST
 def table_new(request: HttpRequest) -> HttpResponse:
-    needs_name = current_player(request) is None
-    form = NewTableForm(request.POST, needs_name=needs_name)
+    current = current_player(request)
+    form = NewTableForm(request.POST, needs_name=current is None)
     if not form.is_valid():
-        return _home(request, form, JoinForm(needs_name=needs_name), status=400)
-    player, token = _player(request, form)
+        return _home(request, current, form, JoinForm(needs_name=current is None), status=400)
+    player, token = _player(current, form)
     data = form.cleaned_data
     rules = Rules.from_json({key: data[key] for key in ("finish", "muji", "start")})
     cpu = "" if data["opponent"] == "friend" else data["opponent"]
@@ -76,11 +80,11 @@ def join(request: HttpRequest) -> HttpResponse:
         response = render(request, "front/too_many.html", {"wait": wait}, status=429)
         response["Retry-After"] = str(wait)
         return response
-    needs_name = current_player(request) is None
-    form = JoinForm(request.POST, needs_name=needs_name)
+    current = current_player(request)
+    form = JoinForm(request.POST, needs_name=current is None)
     if not form.is_valid():
-        return _home(request, NewTableForm(needs_name=needs_name), form, status=400)
-    player, token = _player(request, form)
+        return _home(request, current, NewTableForm(needs_name=current is None), form, status=400)
+    player, token = _player(current, form)
     code = form.cleaned_data["code"].strip()
     try:
         change = services.table_join(player=player, code=code, entropy=form.cleaned_data["entropy"])

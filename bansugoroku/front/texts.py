@@ -22,6 +22,7 @@ TABLE_TEXTS: dict[str, Promise] = {
     "choose_stone": _("Choose a stone to move."),
     "choose_point": _("Choose where the stone on %(point)s goes."),
     "you_moved": _("You moved from %(from)s to %(to)s."),
+    "opening": _("Opening roll: you %(you)s, %(name)s %(them)s."),
     "they_played": _("%(name)s played %(notation)s."),
     "they_hit": _("%(name)s hit your stone: it waits on the bar."),
     "you_passed": _("You could not move with %(dice)s: your turn passed."),

@@ -364,3 +364,24 @@ def test_a_whole_game_against_the_cpu_in_the_browser(chromium, server, settings_
     assert saw_the_cpu
     assert re.search(r"won the game by", page.locator("#status").inner_text())
     assert aiko.problems == []
+
+
+@pytest.mark.parametrize("viewport", [PHONE], ids=["phone"], indirect=True)
+def test_the_opening_roll_is_shown_and_the_higher_starts(
+    chromium, server, settings_for_play, players
+):
+    aiko, _ = players
+    page = aiko.page
+    page.goto(server + "/")
+    page.fill("#new_name", "Aiko")
+    page.check("input[name=opponent][value=easy]")
+    page.check("input[name=start][value=roll]")
+    page.click('[data-test="create-table"]')
+    page.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
+    act(page, page.locator('[data-test="start"]'))
+    news = page.locator("#news").inner_text()
+    rolled = re.search(r"Opening roll: you (\d), CPU \(Easy\) (\d)\.", news)
+    assert rolled, news
+    mine, theirs = int(rolled[1]), int(rolled[2])
+    assert mine != theirs and my_turn(page) == (mine > theirs)
+    assert aiko.problems == []

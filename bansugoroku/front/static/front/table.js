@@ -315,6 +315,11 @@ function newsText() {
   if (!game) return "";
   const name = opponent();
   const lines = [];
+  const opening = game.opening_rolls[game.opening_rolls.length - 1];
+  if (opening && game.turn && game.turn.number === 1) {
+    const [you, them] = state.you.seat === 0 ? opening : [opening[1], opening[0]];
+    lines.push(fmt(texts.opening, { you, them, name }));
+  }
   const play = game.last_play;
   if (play) {
     lines.push(fmt(texts.they_played, { name, notation: play.notation }));
