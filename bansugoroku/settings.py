@@ -13,12 +13,11 @@ from typing import Any
 
 import csp.constants
 import dj_database_url
-import orjson
 import django_stubs_ext
+import orjson
 from corsheaders.defaults import default_headers
 from django.core.exceptions import ImproperlyConfigured
 
-from bansugoroku.api.locales import DEFAULT_LOCALE, LOCALE_NAMES
 from bansugoroku.env import (
     env_bool,
     env_choice,
@@ -32,6 +31,7 @@ from bansugoroku.env import (
     env_str,
     env_url,
 )
+from bansugoroku.locales import DEFAULT_LOCALE, LOCALE_NAMES
 from notifications.keys import (
     development_vapid_key,
     fcm_service_account,
@@ -173,7 +173,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "bansugoroku.throttles.client_address"
 
-# The pages come in the five languages players may choose (bansugoroku/api/locales.py).
+# The pages come in the five languages players may choose (bansugoroku/locales.py).
 # English is the source language of every string; the others' catalogues are the .po
 # files under locale/, compiled to .mo when stale by `bansugoroku.translations`.
 LANGUAGE_CODE = DEFAULT_LOCALE
@@ -261,6 +261,11 @@ SPECTACULAR_SETTINGS = {
         "CpuLevelEnum": "bansugoroku.games.models.CpuLevel",
     },
 }
+
+# The web page: how often the table page asks whether the table changed (a 304 while it
+# has not, so cheap), and how long a "use on another device" link stays usable.
+PLAY_POLL_MS = env_int("PLAY_POLL_MS", 3000, minimum=100)
+DEVICE_LINK_MINUTES = env_int("DEVICE_LINK_MINUTES", 15, minimum=1)
 
 # The apps that open invitation links (/t/CODE) themselves: Android App Links
 # (/.well-known/assetlinks.json) and iOS universal links

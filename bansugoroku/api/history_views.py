@@ -32,7 +32,7 @@ NUMBER = OpenApiParameter(
 def private(response: _R, filename: str | None = None) -> _R:
     """A player's own reading: not for shared caches; a download when it has a file name."""
     response["Cache-Control"] = "private, no-cache"
-    response["Vary"] = "Authorization"
+    response["Vary"] = "Authorization, Cookie"  # the web page reads with its cookie
     if filename:
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -9,13 +9,13 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-import emoji
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from bansugoroku.api.locales import LOCALE_NAMES
+from bansugoroku.display_names import MAX_LENGTH, refused_characters
 from bansugoroku.games.models import CpuLevel
+from bansugoroku.locales import LOCALE_NAMES
 from engine.rules import Finish, Muji, Start
 
 
@@ -53,39 +53,20 @@ class Text(serializers.CharField):
 
 
 class Name(Text):
-    """A display name: NFC, trimmed, not empty, in any script and with any emoji, but
-    with no control (Cc) or format (Cf) character, which could move a terminal's
-    cursor, ring its bell, reverse the text around the name (U+202E) or hide letters
-    in it (U+200B). Format characters are kept only inside an emoji sequence: the
-    joiner U+200D in a family or a profession, the tags in a flag like Scotland's."""
+    """A display name: NFC, trimmed, not empty, at most 40 characters in any script and
+    with any emoji, without the characters `display_names.refused_characters` refuses."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(max_length=40, **kwargs)
+        super().__init__(max_length=MAX_LENGTH, **kwargs)
 
     def to_internal_value(self, data: Any) -> str:
         if isinstance(data, str):
             data = unicodedata.normalize("NFC", data)
         name = super().to_internal_value(data)
-        in_emoji = {
-            index
-            for found in emoji.emoji_list(name)
-            for index in range(found["match_start"], found["match_end"])
-        }
-        refused = dict.fromkeys(
-            char
-            for index, char in enumerate(name)
-            if unicodedata.category(char) in ("Cc", "Cf")
-            and not (unicodedata.category(char) == "Cf" and index in in_emoji)
-        )
+        refused = refused_characters(name)
         if refused:
-            raise serializers.ValidationError([f"{describe(c)} is not allowed" for c in refused])
+            raise serializers.ValidationError(refused)
         return name
-
-
-def describe(char: str) -> str:
-    """A character as "U+202E RIGHT-TO-LEFT OVERRIDE"; control characters have no name."""
-    name = unicodedata.name(char, "") or "(a control character)"
-    return f"U+{ord(char):04X} {name}"
 
 
 class Locale(serializers.ChoiceField):

@@ -23,7 +23,6 @@ from rest_framework.views import APIView
 
 from bansugoroku.api import schema
 from bansugoroku.api.auth import player_of
-from bansugoroku.api.locales import preferred_locale
 from bansugoroku.api.problems import PROBLEM_TYPES, ProblemList, ProblemType, problem, problem_list
 from bansugoroku.api.schema import component
 from bansugoroku.api.serializers import (
@@ -38,6 +37,7 @@ from bansugoroku.api.serializers import (
 )
 from bansugoroku.games import selectors, services, shapes
 from bansugoroku.games.models import Player, Table
+from bansugoroku.locales import preferred_locale
 from bansugoroku.throttles import JoinCodeThrottle
 from engine.rules import Rules
 from notifications.confirmation import mail_confirmation
@@ -58,7 +58,9 @@ def state_response(table: Table, player: Player, status: int = 200) -> Response:
     response = Response(selectors.table_state(table, player), status=status)
     response["ETag"] = etag(table.version)
     response["Cache-Control"] = "private, no-cache"
-    response["Vary"] = "Authorization"
+    # The web page authenticates with its cookie: a browser that plays as someone else
+    # after a device link must not revalidate the other player's view (same ETag).
+    response["Vary"] = "Authorization, Cookie"
     return response
 
 

@@ -1,9 +1,21 @@
 from django.urls import path
 
-from bansugoroku.front import history_pages, info_pages, player_pages, views
+from bansugoroku.front import (
+    device_views,
+    history_pages,
+    info_pages,
+    play_views,
+    player_pages,
+    views,
+)
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", play_views.home, name="home"),
+    path("new", play_views.table_new, name="table-new"),
+    path("join", play_views.join, name="table-join"),
+    path("tables/<str:code>", play_views.table, name="table-page"),
+    path("device", device_views.device_link_new, name="device-new"),
+    path("device/<str:link>", device_views.device, name="device"),
     path("healthz", views.healthz, name="healthz"),
     path("sw.js", views.service_worker, name="service-worker"),
     path("t/<str:code>", views.invite, name="invite"),

@@ -1,5 +1,5 @@
-"""The site's HTML pages (the home page, where an invitation link lands), the files that
-let the apps open invitation links, and the health check."""
+"""Where an invitation link lands, the files that let the apps open invitation links,
+and the health check. The pages a game is played on are in `play_views`."""
 
 from functools import cache
 from pathlib import Path
@@ -8,18 +8,16 @@ from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
+from bansugoroku.front.forms import JoinForm
+from bansugoroku.front.identity import current_player
 from bansugoroku.games import selectors
 from bansugoroku.games.errors import TableNotFound
 from bansugoroku.games.models import Table
 from bansugoroku.games.store import clean_code
 from bansugoroku.throttles import join_guess_wait
-
-
-@require_safe
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "front/home.html")
 
 
 @require_safe
@@ -38,7 +36,12 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
     except TableNotFound:
         table = None
     seat_free = table is not None and table.seats.filter(player=None, cpu="").exists()
+    player = current_player(request)
     context = {
+        "seated": table is not None
+        and player is not None
+        and table.seats.filter(player=player).exists(),
+        "join": JoinForm(needs_name=player is None),
         "code": code.upper()[:12],
         "table": table,
         "seat_free": seat_free,
@@ -50,12 +53,14 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
 def _preview(table: Table, seat_free: bool) -> dict[str, str]:
     """What a chat app shows of the link (OpenGraph)."""
     if seat_free:
-        description = f"A seat is free at table {table.code}. Join it with the code in the app."
+        description = gettext(
+            "A seat is free at table %(code)s. Join it in the browser or the app."
+        )
     else:
-        description = f"Both seats at table {table.code} are taken."
+        description = gettext("Both seats at table %(code)s are taken.")
     return {
-        "title": f"{table.host.name} invites you to Ban-sugoroku",
-        "description": description,
+        "title": gettext("%(name)s invites you to Ban-sugoroku") % {"name": table.host.name},
+        "description": description % {"code": table.code},
         "url": selectors.invite_url(table),
     }
 

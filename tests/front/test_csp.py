@@ -24,7 +24,9 @@ def assert_inline_code_is_covered(response) -> None:
     directives = policy(response)
     assert directives["script-src"] == ["'self'"]
     assert "'unsafe-inline'" not in directives["style-src"]
-    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), "an inline script"
+    # A JSON data block (the table page's state and sentences) is read, never run.
+    code = r'<script(?![^>]*\b(?:src=|type="application/json"))[^>]*>'
+    assert not re.search(code, html), "an inline script"
     nonces = {f"'nonce-{n}'" for n in re.findall(r'<style nonce="([^"]+)"', html)}
     assert len(re.findall(r"<style\b", html)) == len(re.findall(r"<style nonce=", html))
     assert nonces <= set(directives["style-src"])
@@ -48,6 +50,19 @@ def test_an_invitation_page_sends_the_policy(client):
     page = client.get(f"/t/{code}")
     assert page.status_code == 200
     assert_inline_code_is_covered(page)
+
+
+@pytest.mark.django_db
+def test_the_table_page_sends_the_policy(client):
+    from bansugoroku.front.identity import COOKIE
+
+    host = Api().new_player("Aiko")
+    code = host.post("tables", {}).body["code"]
+    client.cookies[COOKIE] = host.token
+    page = client.get(f"/tables/{code}")
+    assert page.status_code == 200
+    assert_inline_code_is_covered(page)
+    assert '<script id="state" type="application/json">' in page.content.decode()
 
 
 @pytest.mark.django_db

@@ -2,6 +2,7 @@ import pytest
 from django.db import DatabaseError
 
 
+@pytest.mark.django_db
 def test_home_page(client):
     response = client.get("/")
 
@@ -9,7 +10,7 @@ def test_home_page(client):
     assert response["Content-Type"].startswith("text/html")
     content = response.content.decode()
     assert "<title>Ban-sugoroku</title>" in content
-    assert "Play opens soon" in content
+    assert 'data-test="create-table"' in content
 
 
 @pytest.mark.django_db

@@ -50,3 +50,14 @@ def test_a_bearer_token_needs_no_csrf_token(host):
         headers={"Authorization": f"Bearer {host.token}"},
     )
     assert answer.status_code == 201
+
+
+def test_the_state_read_with_the_cookie_varies_with_it(host):
+    """Both seats see the same ETag: a browser cache must not answer one player's
+    revalidation with the other's view, after a device link changed the cookie."""
+    code = host.post("tables").body["code"]
+    answer = browser(host.token).get(f"/api/v1/tables/{code}")
+    assert answer.status_code == 200
+    assert {"authorization", "cookie"} <= {
+        value.strip().lower() for value in answer["Vary"].split(",")
+    }

@@ -29,7 +29,7 @@ def test_an_invitation_page_has_a_preview(client, settings):
     tags = og(content)
     assert tags["title"] == "Aiko <3 invites you to Ban-sugoroku"
     assert tags["description"] == (
-        f"A seat is free at table {table.code}. Join it with the code in the app."
+        f"A seat is free at table {table.code}. Join it in the browser or the app."
     )
     assert tags["url"] == f"https://play.example.com/t/{table.code}"
     assert tags["type"] == "website"

@@ -1,0 +1,96 @@
+"""The pages' forms: a new table, joining one. A browser without a player names itself
+on the first of them it sends, and the same checks as the API's apply."""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from bansugoroku.display_names import MAX_LENGTH, refused_characters
+from engine.rules import Finish, Muji, Start
+
+
+class NameField(forms.CharField):
+    """A display name, checked as the API checks one (NFC, trimmed, 1-40 characters, no
+    control or format characters outside emoji)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=MAX_LENGTH, label=_("Your name"), **kwargs)
+
+    def to_python(self, value: Any) -> str:
+        return unicodedata.normalize("NFC", str(super().to_python(value))).strip()
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        problems = refused_characters(value)
+        if problems:
+            raise forms.ValidationError(problems)
+
+
+def friendly_name() -> str:
+    """What the name field offers until the player types their own."""
+    return gettext("Player %(number)d") % {"number": 100 + secrets.randbelow(900)}
+
+
+class PlayerForm(forms.Form):
+    """Names a new player when the browser has none; without a name field otherwise."""
+
+    name = NameField()
+    id_prefix = "player"
+    """Two forms share the home page: each names its fields' ids apart."""
+
+    def __init__(self, *args: Any, needs_name: bool, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", f"{self.id_prefix}_%s")
+        super().__init__(*args, **kwargs)
+        if needs_name:
+            self.fields["name"].initial = friendly_name()
+        else:
+            del self.fields["name"]
+
+
+OPPONENTS = [
+    ("friend", _("A friend")),
+    ("easy", _("The CPU, Easy")),
+    ("normal", _("The CPU, Normal")),
+]
+
+FINISH = [
+    (Finish.IRI.value, _("Iri-gachi: win when all 15 stones stand in your home")),
+    (Finish.BEAR_OFF.value, _("Bearing off: win when all 15 stones are borne off")),
+]
+MUJI = [
+    (Muji.BIGGER.value, _("A bigger win: a closed home while a stone is on the bar counts 2 or 3")),
+    (
+        Muji.ON_THE_SPOT.value,
+        _("A win on the spot: closing your home while a stone is on the bar wins"),
+    ),
+    (Muji.OFF.value, _("No effect: every win counts 1")),
+]
+START = [
+    (Start.ALTERNATE.value, _("Take turns: the host starts the first game, then it alternates")),
+    (Start.ROLL.value, _("Roll for it: each rolls one die, the higher starts")),
+]
+
+
+class NewTableForm(PlayerForm):
+    id_prefix = "new"
+    opponent = forms.ChoiceField(choices=OPPONENTS, initial="friend", widget=forms.RadioSelect)
+    finish = forms.ChoiceField(choices=FINISH, initial=Finish.IRI.value, widget=forms.RadioSelect)
+    muji = forms.ChoiceField(choices=MUJI, initial=Muji.BIGGER.value, widget=forms.RadioSelect)
+    start = forms.ChoiceField(
+        choices=START, initial=Start.ALTERNATE.value, widget=forms.RadioSelect
+    )
+
+
+class JoinForm(PlayerForm):
+    """Joining a table; the page's script fills `entropy` with the browser's randomness
+    for the next game's dice (none without script: the server's seed alone then)."""
+
+    id_prefix = "join"
+    code = forms.CharField(max_length=12, label=_("Table code"))
+    entropy = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)

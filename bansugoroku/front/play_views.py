@@ -1,0 +1,123 @@
+"""The pages a game is played on: the home page's forms (a new table, joining by code),
+the invitation's join button, and the table page, whose script then plays through the
+REST API with the cookie. A browser without a player gets one from the first form it
+sends, through the same service as POST /api/v1/players."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import translation
+from django.views.decorators.http import require_POST, require_safe
+
+from bansugoroku.front.forms import JoinForm, NewTableForm, PlayerForm, friendly_name
+from bansugoroku.front.identity import current_player, remember
+from bansugoroku.front.qr import qr_svg
+from bansugoroku.front.texts import TABLE_TEXTS, point_labels
+from bansugoroku.games import selectors, services
+from bansugoroku.games.errors import ServiceError, TableNotFound
+from bansugoroku.games.models import Player
+from bansugoroku.locales import preferred_locale
+from bansugoroku.throttles import join_guess_wait
+from engine.rules import Rules
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    player = current_player(request)
+    initial = {"name": friendly_name()}  # the same in both forms
+    return _home(
+        request,
+        player,
+        NewTableForm(needs_name=player is None, initial=initial),
+        JoinForm(needs_name=player is None, initial=initial),
+    )
+
+
+def _home(
+    request: HttpRequest,
+    player: Player | None,
+    new_table: NewTableForm,
+    join: JoinForm,
+    status: int = 200,
+) -> HttpResponse:
+    context = {"new_table": new_table, "join": join, "player": player}
+    return render(request, "front/home.html", context, status=status)
+
+
+def _player(player: Player | None, form: PlayerForm) -> tuple[Player, str | None]:
+    """The browser's player, or a new one with the name on the form and its token."""
+    if player is not None:
+        return player, None
+    locale = preferred_locale(translation.get_language())
+    return services.player_create(name=form.cleaned_data["name"], locale=locale)
+
+
+@require_POST
+def table_new(request: HttpRequest) -> HttpResponse:
+    current = current_player(request)
+    form = NewTableForm(request.POST, needs_name=current is None)
+    if not form.is_valid():
+        return _home(request, current, form, JoinForm(needs_name=current is None), status=400)
+    player, token = _player(current, form)
+    data = form.cleaned_data
+    rules = Rules.from_json({key: data[key] for key in ("finish", "muji", "start")})
+    cpu = "" if data["opponent"] == "friend" else data["opponent"]
+    change = services.table_create(host=player, rules=rules, cpu=cpu)
+    response = redirect("table-page", code=change.table.code)
+    if token:
+        remember(response, token)
+    return response
+
+
+@require_POST
+def join(request: HttpRequest) -> HttpResponse:
+    """Take the free seat at the table with the form's code (the home page's form and
+    the invitation's join button). Each try counts as a join guess from the address."""
+    wait = join_guess_wait(request)
+    if wait is not None:
+        response = render(request, "front/too_many.html", {"wait": wait}, status=429)
+        response["Retry-After"] = str(wait)
+        return response
+    current = current_player(request)
+    form = JoinForm(request.POST, needs_name=current is None)
+    if not form.is_valid():
+        return _home(request, current, NewTableForm(needs_name=current is None), form, status=400)
+    player, token = _player(current, form)
+    code = form.cleaned_data["code"].strip()
+    try:
+        change = services.table_join(player=player, code=code, entropy=form.cleaned_data["entropy"])
+        response = redirect("table-page", code=change.table.code)
+    except ServiceError as error:
+        context = {"error": error, "code": code.upper()[:12]}
+        response = render(request, "front/join_failed.html", context, status=error.status)
+    if token:
+        remember(response, token)  # the new player exists: keep it, whatever the join did
+    return response
+
+
+@require_safe
+def table(request: HttpRequest, code: str) -> HttpResponse:
+    """The table page. A browser that does not sit at the table is sent to its invitation
+    page, which says whether a seat is free (and counts the visit as a join guess)."""
+    player = current_player(request)
+    if player is None:
+        return redirect("invite", code=code)
+    try:
+        found = selectors.table_for_player(code=code, player=player)
+    except TableNotFound:
+        return redirect("invite", code=code)
+    state = selectors.table_state(found, player)
+    context = {
+        "state": state,
+        "texts": TABLE_TEXTS,
+        "config": {
+            "poll_ms": settings.PLAY_POLL_MS,
+            "api": f"/api/v1/tables/{found.code}",
+            "points": point_labels(),
+        },
+        "qr": qr_svg(state["invite_url"]),
+        "seat_free": any(seat["free"] for seat in state["seats"]),
+    }
+    return render(request, "front/table.html", context)

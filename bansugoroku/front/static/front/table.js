@@ -1,0 +1,519 @@
+// The table page: draws the board from the table's state (numbered from this player's
+// side, with the legal moves listed, so no rules live here), sends moves through the
+// REST API with the player's cookie, and polls the state with its ETag so the
+// opponent's moves appear. Every sentence comes translated from the page (#texts).
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const BAR = 25;
+const OFF = 0;
+const ROW = 44;
+const HALF = 166;
+const WIDTH = 340;
+const BAR_TOP = 6 * ROW;
+const BAR_HEIGHT = 48;
+const LOWER_TOP = BAR_TOP + BAR_HEIGHT;
+const OFF_TOP = LOWER_TOP + 6 * ROW + 8;
+const OFF_HEIGHT = 56;
+const SHOWN = 4; // stones drawn on a point; more are counted on the last one
+const START = { 24: 2, 13: 5, 8: 3, 6: 5, 1: -2, 12: -5, 17: -3, 19: -5 };
+
+const read = (id) => JSON.parse(document.getElementById(id).textContent);
+const texts = read("texts");
+const config = read("config");
+let state = read("state");
+let selected = null;
+let busy = false;
+
+const $ = (selector) => document.querySelector(selector);
+const board = document.getElementById("board");
+
+function fmt(text, values) {
+  return text.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
+}
+
+function element(name, attributes, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function opponent() {
+  const seat = state.seats.find((s) => !s.you);
+  if (seat.name) return seat.name;
+  return seat.cpu ? texts["cpu_" + seat.cpu] : texts.nobody_yet;
+}
+
+function myTurn() {
+  const game = state.game;
+  return Boolean(game && game.turn && game.turn.yours && state.state === "playing");
+}
+
+function legalMoves() {
+  return myTurn() ? state.game.turn.legal_moves : [];
+}
+
+function position() {
+  if (state.game) return state.game.position;
+  const points = [];
+  for (let p = 1; p <= 24; p++) points.push(START[p] || 0);
+  return { points, bar: [0, 0], off: [0, 0] };
+}
+
+function pointName(point) {
+  if (point === BAR) return texts.bar;
+  if (point === OFF) return texts.off;
+  return config.points[point - 1];
+}
+
+function stonesText(mine, theirs) {
+  const parts = [];
+  if (mine) parts.push(fmt(texts.mine, { count: mine }));
+  if (theirs) parts.push(fmt(texts.theirs, { count: theirs }));
+  return parts.length ? parts.join(", ") : texts.empty;
+}
+
+// Where each point sits: the viewer's path runs up the left column (24 to 13), across
+// the top, and down the right column (12 to 1) into their home, bottom right.
+function slot(point) {
+  if (point === BAR) return { x: WIDTH - HALF, y: BAR_TOP, h: BAR_HEIGHT, right: true };
+  if (point === OFF) return { x: WIDTH - HALF, y: OFF_TOP, h: OFF_HEIGHT, right: true };
+  if (point >= 13) {
+    const row = point <= 18 ? point - 13 : point - 19 + 6;
+    return { x: 0, y: row < 6 ? row * ROW : LOWER_TOP + (row - 6) * ROW, h: ROW, right: false };
+  }
+  const row = point >= 7 ? 12 - point : 6 - point + 6;
+  return {
+    x: WIDTH - HALF,
+    y: row < 6 ? row * ROW : LOWER_TOP + (row - 6) * ROW,
+    h: ROW,
+    right: true,
+  };
+}
+
+function drawStones(group, place, count, mine) {
+  const colour = (state.you.color === "black") === mine ? "black" : "white";
+  const shown = Math.min(count, SHOWN);
+  for (let i = 0; i < shown; i++) {
+    const cx = place.right ? place.x + HALF - 16 - i * 27 : place.x + 16 + i * 27;
+    const cy = place.y + place.h / 2;
+    element("circle", { cx, cy, r: 13, class: "stone " + colour }, group);
+    if (i === shown - 1 && count > SHOWN) {
+      const label = element("text", { x: cx, y: cy + 4, class: "count " + colour }, group);
+      label.textContent = String(count);
+    }
+  }
+}
+
+function drawPoint(point, mine, theirs, marks) {
+  const place = slot(point);
+  const test = point === BAR ? "point-bar" : point === OFF ? "point-off" : "point-" + point;
+  const group = element("g", { "data-test": test, class: "pt", role: "button", tabindex: "0" });
+  group.dataset.point = String(point);
+  if (point === OFF || point === BAR) {
+    element("rect", { x: place.x, y: place.y, width: HALF, height: place.h, class: "own-tray" }, group);
+  }
+  element(
+    "rect",
+    { x: place.x, y: place.y, width: HALF, height: place.h, class: "hit" },
+    group
+  );
+  if (point >= 1 && point <= 24) {
+    const tip = place.right ? place.x + 16 : place.x + HALF - 16;
+    const base = place.right ? place.x + HALF : place.x;
+    const shade = point % 2 ? "dark" : "light";
+    element(
+      "polygon",
+      {
+        points: `${base},${place.y + 2} ${tip},${place.y + place.h / 2} ${base},${place.y + place.h - 2}`,
+        class: "tri " + shade,
+      },
+      group
+    );
+    const label = element(
+      "text",
+      {
+        x: place.right ? place.x + 4 : place.x + HALF - 4,
+        y: place.y + place.h - 6,
+        class: "label",
+        "text-anchor": place.right ? "start" : "end",
+      },
+      group
+    );
+    label.textContent = pointName(point);
+  } else {
+    const label = element(
+      "text",
+      { x: place.x + HALF / 2, y: place.y + 14, class: "label", "text-anchor": "middle" },
+      group
+    );
+    label.textContent = pointName(point);
+  }
+  const tray = point === OFF || point === BAR;
+  if (mine) drawStones(group, tray ? { ...place, y: place.y + 8, h: place.h - 8 } : place, mine, true);
+  if (theirs) drawStones(group, place, theirs, false);
+  if (marks.sources.has(point)) group.setAttribute("data-movable", "");
+  if (selected === point) group.setAttribute("data-selected", "");
+  if (marks.targets.has(point)) group.setAttribute("data-legal", "");
+  if (marks.touched.has(point)) group.classList.add("last");
+  group.setAttribute(
+    "aria-label",
+    fmt(texts.point, { name: pointName(point), stones: stonesText(mine, theirs) })
+  );
+  group.addEventListener("click", () => choose(point));
+  group.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      choose(point);
+    }
+  });
+  board.appendChild(group);
+}
+
+// The points the opponent's last play touched, while it is this player's turn to answer
+// (their moves run upward in this numbering: 0 is their bar and 25 their stones off).
+function lastPlayed() {
+  const play = state.game && state.game.last_play;
+  if (!play || !myTurn()) return new Set();
+  return new Set(play.moves.flat().filter((point) => point >= 1 && point <= 24));
+}
+
+function drawTheirs(place, count, label) {
+  const group = element("g", { class: "theirs", role: "img" }, board);
+  element("rect", { x: 0, y: place.y, width: HALF, height: place.h, class: "tray" }, group);
+  const text = element(
+    "text",
+    { x: HALF / 2, y: place.y + 14, class: "label", "text-anchor": "middle" },
+    group
+  );
+  text.textContent = label;
+  if (count) drawStones(group, { x: 0, y: place.y + 8, h: place.h - 8, right: false }, count, false);
+  group.setAttribute("aria-label", label + ": " + stonesText(0, count));
+}
+
+function drawBoard() {
+  const focused = document.activeElement && document.activeElement.dataset
+    ? document.activeElement.dataset.test
+    : null;
+  board.replaceChildren();
+  board.dataset.version = String(state.version);
+  const pos = position();
+  const moves = legalMoves();
+  const marks = {
+    sources: new Set(moves.map((m) => m[0])),
+    targets: new Set(moves.filter((m) => m[0] === selected).map((m) => m[1])),
+    touched: lastPlayed(),
+  };
+  element("rect", { x: 0, y: 0, width: WIDTH, height: OFF_TOP - 8, class: "wood" }, board);
+  element("rect", { x: HALF, y: 0, width: WIDTH - 2 * HALF, height: OFF_TOP - 8, class: "gutter" }, board);
+  for (let point = 1; point <= 24; point++) {
+    const n = pos.points[point - 1];
+    drawPoint(point, Math.max(n, 0), Math.max(-n, 0), marks);
+  }
+  drawTheirs({ y: BAR_TOP, h: BAR_HEIGHT }, pos.bar[1], texts.their_bar);
+  drawPoint(BAR, pos.bar[0], 0, marks);
+  drawTheirs({ y: OFF_TOP, h: OFF_HEIGHT }, pos.off[1], texts.their_off);
+  drawPoint(OFF, pos.off[0], 0, marks);
+  if (focused) {
+    const again = board.querySelector(`[data-test="${focused}"]`);
+    if (again) again.focus();
+  }
+}
+
+function drawDie(value, used) {
+  const die = element("svg", { viewBox: "0 0 40 40", class: used ? "die used" : "die" });
+  element("rect", { x: 1, y: 1, width: 38, height: 38, rx: 7, class: "face" }, die);
+  const spots = {
+    1: [[20, 20]],
+    2: [[11, 11], [29, 29]],
+    3: [[11, 11], [20, 20], [29, 29]],
+    4: [[11, 11], [29, 11], [11, 29], [29, 29]],
+    5: [[11, 11], [29, 11], [20, 20], [11, 29], [29, 29]],
+    6: [[11, 10], [29, 10], [11, 20], [29, 20], [11, 30], [29, 30]],
+  };
+  for (const [cx, cy] of spots[value]) {
+    element("circle", { cx, cy, r: 4, class: value === 1 ? "pip red" : "pip" }, die);
+  }
+  return die;
+}
+
+function drawDice() {
+  const dice = $("#dice");
+  const name = $("#dice-name");
+  dice.replaceChildren();
+  name.textContent = "";
+  const turn = state.game && state.game.turn;
+  $("#dice-row").hidden = !turn;
+  if (!turn) {
+    dice.removeAttribute("aria-label");
+    return;
+  }
+  const left = turn.yours ? [...turn.remaining_dice] : [...turn.dice];
+  for (const value of turn.dice) {
+    const at = left.indexOf(value);
+    if (at >= 0) left.splice(at, 1);
+    dice.appendChild(drawDie(value, at < 0));
+  }
+  const roll = turn.dice_name;
+  name.replaceChildren();
+  const kanji = document.createElement("span");
+  kanji.lang = "ja";
+  kanji.className = "kanji";
+  kanji.textContent = roll.kanji;
+  name.append(kanji, " " + roll.reading);
+  dice.setAttribute("role", "img");
+  dice.setAttribute(
+    "aria-label",
+    fmt(texts.dice, { a: turn.dice[0], b: turn.dice[1], kanji: roll.kanji, reading: roll.reading })
+  );
+}
+
+// The win's name: the table's rules and the points it counted say which it was.
+function winName(result, pos) {
+  if (state.rules.muji === "on_the_spot" && mujiShape(result.you_won, pos)) return texts.muji;
+  if (state.rules.finish === "bear_off") return texts.bear_off;
+  if (state.rules.muji === "bigger" && result.points === 3) return texts.mujo;
+  if (state.rules.muji === "bigger" && result.points === 2) return texts.mushi;
+  return texts.iri;
+}
+
+function mujiShape(youWon, pos) {
+  const home = youWon ? pos.points.slice(0, 6) : pos.points.slice(18).map((n) => -n);
+  return pos.bar[youWon ? 1 : 0] > 0 && home.every((n) => n >= 2);
+}
+
+function resultText(result, pos) {
+  const name = opponent();
+  if (result.kind === "resigned") {
+    return fmt(result.you_won ? texts.they_resigned : texts.you_resigned, { name });
+  }
+  if (result.kind !== "won") return texts.abandoned;
+  const values = { name, how: winName(result, pos), points: result.points };
+  return fmt(result.you_won ? texts.you_won : texts.they_won, values);
+}
+
+function statusText() {
+  const game = state.game;
+  if (state.state === "closed") return texts.closed;
+  if (state.state === "waiting") return texts.waiting;
+  if (state.state === "ready") {
+    return state.you.is_host ? texts.ready_host : fmt(texts.ready_guest, { name: opponent() });
+  }
+  if (game && game.result) {
+    return resultText(game.result, game.position) + " " + texts.play_again_hint;
+  }
+  if (!myTurn()) return fmt(texts.their_turn, { name: opponent() });
+  if (selected !== null) {
+    return texts.your_turn + " " + fmt(texts.choose_point, { point: pointName(selected) });
+  }
+  return texts.your_turn + " " + texts.choose_stone;
+}
+
+function newsText() {
+  const game = state.game;
+  if (!game) return "";
+  const name = opponent();
+  const lines = [];
+  const opening = game.opening_rolls[game.opening_rolls.length - 1];
+  if (opening && game.turn && game.turn.number === 1) {
+    const [you, them] = state.you.seat === 0 ? opening : [opening[1], opening[0]];
+    lines.push(fmt(texts.opening, { you, them, name }));
+  }
+  const play = game.last_play;
+  if (play) {
+    lines.push(fmt(texts.they_played, { name, notation: play.notation }));
+    if (play.hit) lines.push(fmt(texts.they_hit, { name }));
+  }
+  for (const pass of game.passes_since) {
+    const dice = pass.dice.join("-");
+    const yours = pass.seat === state.you.seat;
+    lines.push(fmt(yours ? texts.you_passed : texts.they_passed, { name, dice }));
+  }
+  return lines.join(" ");
+}
+
+function render() {
+  drawBoard();
+  drawDice();
+  $("#status").textContent = statusText();
+  $("#news").textContent = newsText();
+  const game = state.game;
+  const turn = game && game.turn;
+  $('[data-test="start"]').hidden = !(state.state === "ready" && state.you.is_host && !game);
+  $('[data-test="undo"]').hidden = !(myTurn() && turn.can_undo);
+  $('[data-test="play-again"]').hidden = state.state !== "between_games";
+  $('[data-test="resign"]').hidden = !(state.state === "playing" && game && !game.result);
+  $("#invite").hidden = !state.seats.some((s) => s.free);
+  $("#score").hidden = !game;
+  $("#score").textContent = fmt(texts.score, {
+    you: state.score.you,
+    them: state.score.opponent,
+    name: opponent(),
+  });
+}
+
+function announce(text) {
+  if (text) $("#announce").textContent = text;
+}
+
+function showProblem(text) {
+  const box = $("#problem");
+  box.textContent = text || "";
+  box.hidden = !text;
+}
+
+function csrfToken() {
+  const found = document.cookie.split("; ").find((c) => c.startsWith("csrftoken="));
+  if (found) return found.slice("csrftoken=".length);
+  const field = document.querySelector('input[name="csrfmiddlewaretoken"]');
+  return field ? field.value : "";
+}
+
+// Show a new state, announcing what the opponent did since the last one.
+function accept(next) {
+  const before = state;
+  state = next;
+  selected = null;
+  showProblem("");
+  render();
+  const game = next.game;
+  if (!game) return;
+  const oldGame = before.game;
+  if (game.result && !(oldGame && oldGame.number === game.number && oldGame.result)) {
+    announce(resultText(game.result, game.position));
+  } else if (before.version !== next.version && !(oldGame && oldGame.turn && oldGame.turn.yours)) {
+    announce(newsText() + " " + statusText());
+  }
+}
+
+// The API answers JSON, a problem+json on error; anything else (a proxy's error page)
+// becomes a problem named by its status.
+function problemOrState(answer) {
+  return answer.json().catch(() => ({ title: `${answer.status} ${answer.statusText}` }));
+}
+
+async function send(action, body) {
+  if (busy) return null;
+  busy = true;
+  try {
+    const answer = await fetch(`${config.api}/${action}`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json",
+        "X-CSRFToken": csrfToken(),
+      },
+      body: JSON.stringify({ version: state.version, ...body }),
+    });
+    const content = await problemOrState(answer);
+    if (answer.ok) {
+      accept(content);
+      return content;
+    }
+    if (content.code === "stale_state") {
+      busy = false;
+      await refresh();
+      showProblem(texts.changed);
+    } else {
+      showProblem(fmt(texts.failed, { detail: content.detail || content.title }));
+    }
+  } catch (error) {
+    showProblem(texts.unreachable);
+  } finally {
+    busy = false;
+  }
+  return null;
+}
+
+function entropy() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function choose(point) {
+  if (busy || !myTurn()) return;
+  const moves = legalMoves();
+  if (selected !== null && moves.some((m) => m[0] === selected && m[1] === point)) {
+    const from = selected;
+    const done = await send("moves", { moves: [[from, point]] });
+    if (done) {
+      announce(fmt(texts.you_moved, { from: pointName(from), to: pointName(point) }));
+    }
+    return;
+  }
+  selected = selected !== point && moves.some((m) => m[0] === point) ? point : null;
+  render();
+}
+
+async function refresh() {
+  if (busy) return;
+  try {
+    // The browser sends the ETag of the state it has and gets a body-less 304 while the
+    // table is unchanged, which it answers from its cache.
+    const answer = await fetch(config.api, {
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+      cache: "no-cache",
+    });
+    if ($("#problem").textContent === texts.unreachable) showProblem("");
+    const content = await problemOrState(answer);
+    if (!answer.ok) {
+      showProblem(fmt(texts.failed, { detail: content.detail || content.title }));
+    } else if (!busy && content.version > state.version) {
+      // Only a newer table: a poll that crossed one of this page's own moves is older.
+      accept(content);
+    }
+  } catch (error) {
+    showProblem(texts.unreachable);
+  }
+}
+
+function poll() {
+  const again = () => setTimeout(poll, config.poll_ms);
+  if (document.hidden) again();
+  else refresh().finally(again);
+}
+
+$('[data-test="start"]').addEventListener("click", () => send("start", { entropy: entropy() }));
+$('[data-test="undo"]').addEventListener("click", () => send("undo", {}));
+$('[data-test="play-again"]').addEventListener("click", () =>
+  send("play-again", { entropy: entropy() })
+);
+const dialog = $("#resign-dialog");
+$('[data-test="resign"]').addEventListener("click", () => dialog.showModal());
+dialog.addEventListener("close", () => {
+  if (dialog.returnValue === "resign") send("resign", {});
+});
+$('[data-test="copy-link"]').addEventListener("click", async (event) => {
+  try {
+    await navigator.clipboard.writeText(event.target.dataset.copy);
+    announce(texts.copied);
+    event.target.textContent = texts.copied;
+  } catch (error) {
+    getSelection().selectAllChildren($('[data-test="invite-link"]'));
+  }
+});
+// Dragging a stone with a mouse or a pen: press on it, release on a lit point. A press
+// and release on the same point is a tap, which the click handler takes.
+let dragFrom = null;
+board.addEventListener("pointerdown", (event) => {
+  const point = event.target.closest(".pt");
+  dragFrom = point && point.hasAttribute("data-movable") ? Number(point.dataset.point) : null;
+});
+board.addEventListener("pointerup", (event) => {
+  const from = dragFrom;
+  dragFrom = null;
+  const under = document.elementFromPoint(event.clientX, event.clientY);
+  const point = under && under.closest(".pt");
+  if (from === null || !point || Number(point.dataset.point) === from) return;
+  selected = from;
+  choose(Number(point.dataset.point));
+});
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) refresh();
+});
+
+render();
+setTimeout(poll, config.poll_ms);

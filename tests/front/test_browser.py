@@ -1,0 +1,387 @@
+"""The play pages end to end in a real headless Chromium (Debian's, driven by Playwright):
+two browsers create a table, join by the invitation link and play a whole game by
+clicking, at a phone's size and a desktop's. Any console error or failed request fails
+the test. Screenshots go to the git-ignored .screenshots/ folder."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bansugoroku.celery import app
+from tests.games.test_tasks import worker_running
+
+CHROMIUM = shutil.which("chromium")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"
+)
+
+SHOTS = Path(__file__).resolve().parents[2] / ".screenshots"
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+GAME_SECONDS = 120
+"""A game by clicking took 13 to 50 s here (50 to 160 moves, on a busy 2-core machine);
+the limit only stops a stuck test."""
+
+
+@pytest.fixture(scope="module")
+def server(django_db_blocker: Any) -> Iterator[str]:
+    """The site on 127.0.0.1, an ephemeral port, in a thread of this process."""
+    from pytest_django.live_server_helper import LiveServer
+
+    with django_db_blocker.unblock():
+        live = LiveServer("127.0.0.1:0")
+    yield live.url
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop in this thread; the test itself only
+    # reads the database through the server, but pytest-django's teardown writes.
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        args = ["--no-sandbox"] if os.geteuid() == 0 else []  # Chromium's sandbox refuses root
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+        yield browser
+        browser.close()
+
+
+class Watched:
+    """A browser context whose pages fail the test on a console error or a failed
+    request (a 4xx or 5xx answer counts)."""
+
+    def __init__(self, chromium: Any, viewport: dict[str, int]) -> None:
+        self.context = chromium.new_context(viewport=viewport)
+        self.problems: list[str] = []
+        self.page = self.context.new_page()
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        self.page.on("requestfailed", lambda r: self.problems.append(f"{r.failure}: {r.url}"))
+        self.page.on("response", self._response)
+        # What the network answered (the page sees a revalidated 304 as its cached 200).
+        self.network_statuses: list[int] = []
+        devtools = self.context.new_cdp_session(self.page)
+        devtools.on(
+            "Network.responseReceivedExtraInfo",
+            lambda event: self.network_statuses.append(event["statusCode"]),
+        )
+        devtools.send("Network.enable")
+
+    def _console(self, message: Any) -> None:
+        if message.type == "error":
+            self.problems.append(f"console: {message.text}")
+
+    def _response(self, response: Any) -> None:
+        if response.status >= 400:
+            self.problems.append(f"{response.status}: {response.url}")
+
+
+@pytest.fixture
+def settings_for_play(settings: Any, transactional_db: None) -> Any:
+    settings.PLAY_POLL_MS = 150  # the other browser sees a move within 0.15 s
+    settings.DEBUG = True  # plain-HTTP cookies, as `make run` has them
+    return settings
+
+
+def version(page: Any) -> str:
+    return str(page.locator("#board").get_attribute("data-version"))
+
+
+def act(page: Any, locator: Any) -> None:
+    """Click and wait for the answer to be drawn: the board shows the new version."""
+    before = version(page)
+    locator.click()
+    page.locator(f'#board:not([data-version="{before}"])').wait_for(timeout=5000)
+
+
+def points(page: Any, marked: str) -> list[int]:
+    found = page.locator(f"[{marked}]").evaluate_all("els => els.map(e => e.dataset.point)")
+    return [int(point) for point in found]
+
+
+def play_one_move(page: Any) -> None:
+    """Tap the movable stone farthest from home, then its farthest legal point, not
+    hitting when it can help it (hits make the game long)."""
+    page.locator(f'[data-point="{max(points(page, "data-movable"))}"]').click()
+    legal = page.locator("[data-legal]").evaluate_all(
+        "els => els.map(e => [Number(e.dataset.point), e.getAttribute('aria-label')])"
+    )
+    assert legal, "a movable stone lights up where it can go"
+    quiet = [point for point, label in legal if "of theirs" not in label]
+    act(page, page.locator(f'[data-point="{min(quiet or [p for p, _ in legal])}"]'))
+
+
+def keyboard_one_move(page: Any) -> None:
+    """Focus a movable stone and press Enter, then the same on a lit point."""
+    stone = page.locator(f'[data-point="{max(points(page, "data-movable"))}"]')
+    stone.focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.point") == stone.get_attribute(
+        "data-point"
+    ), "the focus stays on the chosen stone"
+    target = page.locator(f'[data-point="{min(points(page, "data-legal"))}"]')
+    target.focus()
+    before = version(page)
+    page.keyboard.press(" ")
+    page.locator(f'#board:not([data-version="{before}"])').wait_for(timeout=5000)
+
+
+def drag_one_move(page: Any, shot: str) -> None:
+    """Drag a stone to a legal point (tapping it first shows where, tapping again drops
+    the choice)."""
+    stone = page.locator(f'[data-point="{max(points(page, "data-movable"))}"]')
+    stone.click()
+    shoot(page, shot)
+    target = page.locator(f'[data-point="{min(points(page, "data-legal"))}"]')
+    stone.click()
+    assert points(page, "data-legal") == []
+    before = version(page)
+    stone.drag_to(target)
+    page.locator(f'#board:not([data-version="{before}"])').wait_for(timeout=5000)
+
+
+def my_turn(page: Any) -> bool:
+    return page.locator("[data-movable]").count() > 0
+
+
+def shoot(page: Any, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"{name}-screen.png"))
+
+
+def first_load_bytes(chromium: Any, server: str, cookies: list[Any], path: str) -> int:
+    """Bytes a fresh browser transfers for a page and what it loads (headers and bodies)."""
+    context = chromium.new_context()
+    context.add_cookies(cookies)
+    page = context.new_page()
+    responses: list[Any] = []
+    page.on("response", lambda response: responses.append(response))
+    try:
+        page.goto(server + path, wait_until="load")
+        return sum(
+            sizes["responseBodySize"] + sizes["responseHeadersSize"]
+            for sizes in (response.request.sizes() for response in responses)
+        )
+    finally:
+        context.close()
+
+
+def assert_fits(page: Any) -> None:
+    """No horizontal scroll, and every control at least 44 px in both directions."""
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{overflow} px of horizontal scroll"
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('main button:not([hidden]), main a, .pt')]
+        .filter(e => e.offsetParent !== null || e instanceof SVGElement)
+        .map(e => [e.dataset.test || e.textContent.trim(), e.getBoundingClientRect()])
+        .filter(([, r]) => r.width && (r.width < 43.5 || r.height < 43.5))
+        .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+    )
+    assert not small, f"touch targets under 44 px: {small}"
+
+
+@pytest.fixture(params=[PHONE, DESKTOP], ids=["phone", "desktop"])
+def viewport(request: Any) -> dict[str, int]:
+    return dict(request.param)
+
+
+@pytest.fixture
+def players(chromium: Any, viewport: dict[str, int]) -> Iterator[tuple[Watched, Watched]]:
+    """Two browsers, closed before the database is emptied (their pages poll)."""
+    pair = Watched(chromium, viewport), Watched(chromium, viewport)
+    yield pair
+    for watched in pair:
+        watched.context.close()
+
+
+def test_two_browsers_play_a_whole_game_by_clicking(
+    chromium, server, settings_for_play, viewport, players
+):
+    size = f"{viewport['width']}x{viewport['height']}"
+    aiko, ben = players
+    a, b = aiko.page, ben.page
+
+    a.goto(server + "/")
+    shoot(a, f"{size}-home")
+    assert_fits(a)
+    a.fill("#new_name", "Aiko")
+    a.click('[data-test="create-table"]')
+    a.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
+    invite = a.locator('[data-test="invite-link"]').get_attribute("href")
+    assert invite and re.search(r"/t/[A-Z0-9]{6}$", invite)
+    assert a.locator(".qr-box svg").count() == 1
+    aiko.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    a.click('[data-test="copy-link"]')
+    assert a.evaluate("navigator.clipboard.readText()") == invite
+    shoot(a, f"{size}-invite")
+
+    b.goto(invite)
+    shoot(b, f"{size}-join")
+    assert_fits(b)
+    b.fill("#join_name", "Ben")
+    b.click('[data-test="join"]')
+    b.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
+    assert b.url.endswith(invite[-6:])
+
+    a.locator('[data-test="start"]').wait_for(state="visible")  # the join, by polling
+    act(a, a.locator('[data-test="start"]'))
+    assert a.locator('[data-test="dice"] svg').count() == 2
+    assert re.search(r"\S+ \w", a.locator("#dice-name").inner_text())
+
+    # Aiko starts (the host starts the first game), the first move by keyboard.
+    assert my_turn(a) and not my_turn(b)
+    keyboard_one_move(a)
+    while my_turn(a):
+        play_one_move(a)
+    b.locator("[data-movable]").first.wait_for(timeout=5000)  # Ben's page sees it
+    assert "Aiko played" in b.locator("#news").inner_text()
+    drag_one_move(b, f"{size}-choosing")
+    assert_fits(b)
+    shoot(b, f"{size}-game")
+
+    started = time.monotonic()
+    moves = 0
+    undone = False
+    while not a.locator('[data-test="play-again"]').is_visible():
+        assert time.monotonic() - started < GAME_SECONDS, "the game did not end"
+        for page in (a, b):
+            while my_turn(page):
+                play_one_move(page)
+                moves += 1
+                if not undone and page.locator('[data-test="undo"]').is_visible():
+                    act(page, page.locator('[data-test="undo"]'))  # back to the turn's start
+                    assert page.locator('[data-test="undo"]').is_hidden()
+                    undone = True
+        a.wait_for_timeout(20)
+    assert undone, "some turn had a move to take back"
+    b.locator('[data-test="play-again"]').wait_for(state="visible")
+    ended = a.locator("#status").inner_text()
+    assert re.search(r"won the game by (iri-gachi|mushi-gachi|mujō-gachi)", ended), ended
+    shoot(a, f"{size}-end")
+    shoot(b, f"{size}-end-other")
+    assert_fits(a)
+
+    act(b, b.locator('[data-test="play-again"]'))
+    a.locator('[data-test="dice"] svg').first.wait_for(timeout=5000)
+    assert re.search(r"Score: you [0-3], \w+ [0-3]", a.locator("#score").inner_text())
+
+    # The next game: Ben resigns, after saying so twice.
+    b.click('[data-test="resign"]')
+    b.click("#resign-dialog button[value=cancel]")
+    assert b.locator('[data-test="resign"]').is_visible(), "cancelling changes nothing"
+    b.click('[data-test="resign"]')
+    act(b, b.locator('[data-test="resign-confirm"]'))
+    a.locator('[data-test="play-again"]').wait_for(state="visible", timeout=5000)
+    assert "Ben resigned: you win the game" in a.locator("#status").inner_text()
+    print(f"{size}: a game of {moves} moves took {time.monotonic() - started:.1f} s")
+
+    weight = first_load_bytes(chromium, server, aiko.context.cookies(), a.url.split(server)[1])
+    print(f"{size}: the table page's first load transferred {weight} bytes")
+    assert weight < 150_000
+    polls = ben.network_statuses
+    print(f"{size}: Ben's page had {polls.count(304)} answers 304 of {len(polls)}")
+    assert polls.count(304) > 0, "polling revalidates with the ETag"
+    assert aiko.problems == [], aiko.problems[:5]
+    assert ben.problems == [], ben.problems[:5]
+
+
+WINS = [
+    # rules, points, the winner's home from their side (In 1..6), stones on the loser's bar
+    ({"finish": "iri", "muji": "bigger"}, 1, [2, 2, 2, 3, 3, 3], 0, "iri-gachi"),
+    ({"finish": "iri", "muji": "bigger"}, 2, [3, 3, 3, 2, 2, 2], 1, "mushi-gachi (蒸し勝ち) ×2"),
+    ({"finish": "iri", "muji": "bigger"}, 3, [2, 2, 2, 3, 3, 3], 1, "mujō-gachi ×3"),
+    ({"finish": "iri", "muji": "on_the_spot"}, 1, [2, 2, 2, 2, 2, 2], 1, "muji-gachi"),
+    ({"finish": "iri", "muji": "on_the_spot"}, 1, [5, 0, 2, 3, 3, 2], 1, "iri-gachi"),
+    ({"finish": "bear_off", "muji": "off"}, 1, [0, 0, 0, 0, 0, 0], 0, "bearing off"),
+]
+
+
+@pytest.mark.parametrize("viewport", [PHONE], ids=["phone"], indirect=True)
+def test_the_end_of_a_game_names_the_win(chromium, server, settings_for_play, players):
+    """The page names each kind of win from the table's rules, the points the win
+    counted and the final position, for either winner."""
+    aiko, _ = players
+    page = aiko.page
+    page.goto(server + "/")
+    page.fill("#new_name", "Aiko")
+    page.click('[data-test="create-table"]')
+    page.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
+    for rules, value, home, on_bar, name in WINS:
+        for you_won in (True, False):
+            text = page.evaluate(
+                """([rules, value, home, onBar, youWon]) => {
+                    state = {...state, rules: {...state.rules, ...rules}};
+                    const points = Array(24).fill(0);
+                    home.forEach((n, i) => youWon ? (points[i] = n) : (points[23 - i] = -n));
+                    const bar = youWon ? [0, onBar] : [onBar, 0];
+                    const result = {kind: "won", you_won: youWon, points: value};
+                    return resultText(result, {points, bar, off: [0, 0]});
+                }""",
+                [rules, value, home, on_bar, you_won],
+            )
+            assert name in text, (rules, value, home, you_won, text)
+            assert ("You won" in text) == you_won
+    assert aiko.problems == []
+
+
+@pytest.mark.skipif(
+    not app.conf.broker_url.startswith(("redis://", "amqp://")),
+    reason="a real worker over Redis or RabbitMQ: set CELERY_BROKER_URL, as CI does",
+)
+@pytest.mark.parametrize("viewport", [DESKTOP], ids=["desktop"], indirect=True)
+def test_a_whole_game_against_the_cpu_in_the_browser(chromium, server, settings_for_play, players):
+    """The CPU's turns, played by a real worker, appear on the page without a reload."""
+    aiko, _ = players
+    page = aiko.page
+    app.control.purge()
+    with worker_running():
+        page.goto(server + "/")
+        page.fill("#new_name", "Aiko")
+        page.check("input[name=opponent][value=easy]")
+        page.click('[data-test="create-table"]')
+        page.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
+        act(page, page.locator('[data-test="start"]'))
+        started = time.monotonic()
+        saw_the_cpu = False
+        while not page.locator('[data-test="play-again"]').is_visible():
+            assert time.monotonic() - started < GAME_SECONDS, "the game did not end"
+            if my_turn(page):
+                saw_the_cpu |= "CPU (Easy) played" in page.locator("#news").inner_text()
+                play_one_move(page)
+            else:
+                page.wait_for_timeout(20)
+    assert saw_the_cpu
+    assert re.search(r"won the game by", page.locator("#status").inner_text())
+    assert aiko.problems == []
+
+
+@pytest.mark.parametrize("viewport", [PHONE], ids=["phone"], indirect=True)
+def test_the_opening_roll_is_shown_and_the_higher_starts(
+    chromium, server, settings_for_play, players
+):
+    aiko, _ = players
+    page = aiko.page
+    page.goto(server + "/")
+    page.fill("#new_name", "Aiko")
+    page.check("input[name=opponent][value=easy]")
+    page.check("input[name=start][value=roll]")
+    page.click('[data-test="create-table"]')
+    page.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
+    act(page, page.locator('[data-test="start"]'))
+    news = page.locator("#news").inner_text()
+    rolled = re.search(r"Opening roll: you (\d), CPU \(Easy\) (\d)\.", news)
+    assert rolled, news
+    mine, theirs = int(rolled[1]), int(rolled[2])
+    assert mine != theirs and my_turn(page) == (mine > theirs)
+    assert aiko.problems == []

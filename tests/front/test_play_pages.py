@@ -1,0 +1,153 @@
+"""The play pages without a browser: the forms that create a player, a table and a
+seat, the table page's access, and their answers to bad and hostile input."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from bansugoroku.front.identity import COOKIE
+from bansugoroku.front.texts import TABLE_TEXTS, point_labels
+from bansugoroku.games import services
+from bansugoroku.games.models import Player, Seat, Table
+from engine.rules import Rules
+
+pytestmark = pytest.mark.django_db
+
+NEW_TABLE = {"name": "Aiko", "opponent": "friend", "finish": "iri", "muji": "bigger"}
+NEW_TABLE |= {"start": "alternate"}
+
+
+def seated_client(player_token: str) -> Client:
+    client = Client()
+    client.cookies[COOKIE] = player_token
+    return client
+
+
+def a_table(host_name: str = "Aiko") -> tuple[Table, str]:
+    host, token = services.player_create(name=host_name)
+    return services.table_create(host=host, rules=Rules()).table, token
+
+
+def test_the_first_form_makes_a_player_and_remembers_it(client):
+    answer = client.post("/new", NEW_TABLE | {"opponent": "easy", "finish": "bear_off"})
+    assert answer.status_code == 302
+    code = answer["Location"].removeprefix("/tables/")
+    table = Table.objects.get(code=code)
+    assert table.host.name == "Aiko" and table.finish == "bear_off"
+    assert table.seats.get(number=1).cpu == "easy"
+    cookie = answer.cookies[COOKIE]
+    assert cookie["httponly"] and cookie["samesite"] == "Lax"
+    page = client.get(answer["Location"])
+    assert page.status_code == 200
+    assert table.code in page.content.decode()
+
+
+def test_a_browser_with_a_player_keeps_it(client):
+    client.post("/new", NEW_TABLE)
+    assert 'name="name"' not in client.get("/").content.decode()
+    client.post("/new", {key: value for key, value in NEW_TABLE.items() if key != "name"})
+    assert Player.objects.count() == 1
+    assert Table.objects.filter(host__name="Aiko").count() == 2
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"name": "Ai\u202eko"},
+        {"name": "   "},
+        {"name": "x" * 41},
+        {"finish": "sudden_death"},
+        {"opponent": "grandmaster"},
+        {"start": ""},
+    ],
+    ids=["bidi-override", "blank", "too-long", "finish", "opponent", "no-start"],
+)
+def test_a_bad_form_is_shown_again_with_why(client, change):
+    answer = client.post("/new", NEW_TABLE | change)
+    assert answer.status_code == 400
+    assert 'class="errorlist' in answer.content.decode()
+    assert Player.objects.count() == 0 and Table.objects.count() == 0
+
+
+def test_the_forms_need_the_csrf_token():
+    assert Client(enforce_csrf_checks=True).post("/new", NEW_TABLE).status_code == 403
+
+
+def test_the_forms_only_take_post(client):
+    assert client.get("/new").status_code == 405
+    assert client.get("/join").status_code == 405
+
+
+def test_joining_seats_the_browser_and_opens_the_table(client):
+    table, _ = a_table()
+    answer = client.post("/join", {"name": "Ben", "code": table.code.lower(), "entropy": "ab"})
+    assert answer.status_code == 302 and answer["Location"] == f"/tables/{table.code}"
+    seat = Seat.objects.get(table=table, number=1)
+    assert seat.player is not None and seat.player.name == "Ben" and seat.entropy == "ab"
+    assert client.get(answer["Location"]).status_code == 200
+
+
+def test_a_join_that_fails_says_why_and_keeps_the_new_player(client):
+    table, _ = a_table()
+    services.table_join(player=services.player_create(name="Ben")[0], code=table.code)
+    full = client.post("/join", {"name": "Cleo", "code": table.code})
+    assert full.status_code == 409 and "Both seats" in full.content.decode()
+    assert COOKIE in full.cookies
+    missing = client.post("/join", {"code": "ZZZZZZ"})
+    assert missing.status_code == 404 and "No table has the code ZZZZZZ" in missing.content.decode()
+    hostile = client.post("/join", {"code": "<script>"})
+    assert hostile.status_code == 404 and "<script>" not in hostile.content.decode()
+    assert client.post("/join", {"code": "x" * 13}).status_code == 400
+    assert Player.objects.filter(name="Cleo").count() == 1
+
+
+def test_joining_counts_as_a_join_guess(client, monkeypatch):
+    from bansugoroku.throttles import JoinCodeThrottle
+
+    monkeypatch.setattr(JoinCodeThrottle, "THROTTLE_RATES", {"join": "2/min"})
+    answers = [client.post("/join", {"name": "Eve", "code": f"ABCDE{c}"}) for c in "FGH"]
+    assert [a.status_code for a in answers] == [404, 404, 429]
+    assert int(answers[-1]["Retry-After"]) >= 1
+
+
+def test_the_table_page_is_for_the_players_at_the_table(client):
+    table, token = a_table()
+    assert client.get(f"/tables/{table.code}")["Location"] == f"/t/{table.code}"
+    _, stranger = services.player_create(name="Eve")
+    assert seated_client(stranger).get(f"/tables/{table.code}")["Location"] == f"/t/{table.code}"
+    assert seated_client("stale").get(f"/tables/{table.code}").status_code == 302
+    assert seated_client(token).get("/tables/%00%00").status_code == 302
+    page = seated_client(token).get(f"/tables/{table.code.lower()}")
+    assert page.status_code == 200
+    content = page.content.decode()
+    state = json.loads(
+        re.search(r'<script id="state" type="application/json">(.*?)</script>', content).group(1)
+    )
+    assert state["code"] == table.code and state["you"]["is_host"]
+    assert f'data-test="invite-link" href="http://testserver/t/{table.code}"' in content
+    assert '<svg width="' in content and 'class="qr"' in content
+    assert "<script>" not in content, "no inline script, as the CSP wants"
+
+
+def test_the_invitation_offers_the_right_thing(client):
+    table, token = a_table()
+    assert 'data-test="join"' in client.get(f"/t/{table.code}").content.decode()
+    seated = seated_client(token).get(f"/t/{table.code}").content.decode()
+    assert f'href="/tables/{table.code}"' in seated and 'data-test="join"' not in seated
+    services.table_join(player=services.player_create(name="Ben")[0], code=table.code)
+    full = client.get(f"/t/{table.code}").content.decode()
+    assert "Both seats" in full and 'data-test="join"' not in full
+
+
+def test_every_sentence_the_script_uses_is_handed_to_it():
+    script = (Path(__file__).parents[2] / "bansugoroku/front/static/front/table.js").read_text()
+    used = set(re.findall(r"texts\.(\w+)", script)) | set(re.findall(r'texts\["(\w+)"', script))
+    used = used - {"cpu_"} | {f"cpu_{level}" for level in ("easy", "normal")}
+    assert used - set(TABLE_TEXTS) == set()
+    assert set(TABLE_TEXTS) - used == set(), "no sentence the script never shows"
+    assert point_labels()[0] == "In 1" and point_labels()[23] == "their In 1"
