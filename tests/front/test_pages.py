@@ -129,6 +129,12 @@ def test_settings_without_a_player_offer_the_language_only(db):
     assert 'data-test="name"' not in html and 'data-test="language"' in html
 
 
+@pytest.mark.parametrize("path", ["/", "/rules", "/data", "/settings"])
+def test_every_page_has_one_language_switch(db, path):
+    """In the footer, or on the settings page in its own section instead."""
+    assert page(browser(), path).count('data-test="language"') == 1
+
+
 def test_the_language_follows_accept_language(db):
     html = page(browser(**{"Accept-Language": "de-AT,de;q=0.9"}), "/rules")
     assert '<option value="de" lang="de" selected>' in page(
