@@ -110,12 +110,18 @@ async function pushHere(part) {
     box.disabled = true;
     message.textContent = "";
     try {
-      if (wanted && !(await subscribe())) message.textContent = part.dataset.refused;
-      if (!wanted) await unsubscribe();
+      if (wanted) {
+        const saved = await subscribe();
+        if (!saved) message.textContent = part.dataset.refused;
+        box.checked = Boolean(saved);
+      } else {
+        await unsubscribe();
+        box.checked = false;
+      }
     } catch {
       message.textContent = part.dataset.failed;
+      box.checked = await subscribed().catch(() => !wanted);
     }
-    box.checked = await subscribed();
     box.disabled = false;
   });
 }
