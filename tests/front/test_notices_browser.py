@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from django.core import mail
 
-from notifications.models import PushSubscription
+from notifications.models import EmailAddress, PushSubscription
 from tests.api.test_push import p256dh
 from tests.client import Api
 from tests.front import test_browser
@@ -51,8 +52,11 @@ def test_set_confirm_and_choose_notices_in_the_browser(chromium, server, plain_h
     assert page.locator('[data-test="resend"]').is_visible()
     assert "We mailed you a link" in form.locator("[data-message]").inner_text()
     shoot(page, "settings-notices-360x740-waiting")
+    page.click('[data-test="resend"]')
+    page.locator('[data-test="resend"]:enabled').wait_for(timeout=5000)
+    first, message = mail.outbox  # the link again, to the same address
+    assert message.to == first.to == ["aiko@example.com"]
 
-    (message,) = mail.outbox
     link = re.search(r"\S+/settings/email/confirm\?token=\S+", str(message.body))
     assert link and link[0].startswith(server), message.body
     phone_mail_app = watched_as(chromium, server, None, PHONE)
@@ -111,14 +115,24 @@ def test_set_confirm_and_choose_notices_in_the_browser(chromium, server, plain_h
     desktop.page.locator('[data-email-state="confirmed"]').wait_for(timeout=5000)
     shoot(desktop.page, "settings-notices-1280x800")
     assert_fits(desktop.page)
+
+    page.click('[data-test="remove-email"]')
+    page.locator('[data-email-state="none"]').wait_for(timeout=5000)
+    assert page.input_value('[data-test="email"]') == ""
+    assert not EmailAddress.objects.exists()
     for watched in (aiko, phone_mail_app, desktop):
         assert watched.problems == [], watched.problems[:5]
         watched.context.close()
 
 
-def test_push_off_at_the_server_is_said_in_a_plain_sentence(chromium, server, plain_http):
-    plain_http.VAPID_PUBLIC_KEY = None
+@pytest.mark.parametrize("where", ["server", "browser"])
+def test_no_push_is_said_in_a_plain_sentence(chromium, server, plain_http, where):
+    """Push off at the server (no VAPID key), or a browser without the Push API."""
     aiko = watched_as(chromium, server, Api().new_player("Aiko").token, PHONE)
+    if where == "server":
+        plain_http.VAPID_PUBLIC_KEY = None
+    else:
+        aiko.context.add_init_script("delete window.PushManager")
     aiko.page.goto(server + "/settings")
     sentence = aiko.page.locator("[data-push-none]")
     sentence.wait_for(timeout=5000)
