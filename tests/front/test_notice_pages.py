@@ -5,17 +5,20 @@ unsubscribe page and the settings link; stale, forged and hostile tokens get a 4
 from __future__ import annotations
 
 import re
+import time
 from datetime import timedelta
 from urllib.parse import urlsplit
 
 import pytest
 import time_machine
 from django.core import mail
+from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
 from notifications.models import EmailAddress, Preferences
 from notifications.tokens import unsubscribe_token
+from tests.api.test_concurrency import TIMEOUT, Race, lock_waiters
 from tests.client import Api
 from tests.front.test_pages import browser, page
 from tests.notifications.test_api import confirmation_token
@@ -162,3 +165,24 @@ def test_the_unsubscribe_page_for_every_kind_and_for_bad_tokens(host):
         for answer in (Client().get(f"/unsubscribe/{bad}"), Client().post(f"/unsubscribe/{bad}")):
             assert answer.status_code == 400 and 'data-test="refused"' in answer.content.decode()
     assert not Preferences.objects.filter(player_id=player_id).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_link_waiting_on_an_address_being_changed_confirms_nothing(host):
+    """The confirmation waits for the address's row lock: an old link posted while the
+    player sets a new address must not confirm the new one."""
+    mailed_link(host, "old@example.com")
+    old = confirmation_token(mail.outbox[-1])
+    racing = Race(lambda: Client().post("/settings/email/confirm", {"token": old}))
+    with transaction.atomic():
+        email = EmailAddress.objects.select_for_update().get()
+        email.address = "new@example.com"
+        email.save()
+        racing.start()
+        deadline = time.monotonic() + TIMEOUT
+        while lock_waiters() < 1:
+            assert time.monotonic() < deadline, "the confirmation never waited for the row"
+            time.sleep(0.002)
+    (answer,) = racing.answers()
+    assert answer.status_code == 400
+    assert EmailAddress.objects.get().confirmed_at is None
