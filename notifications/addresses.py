@@ -46,8 +46,18 @@ def email_confirm(*, player: Player, token: str) -> EmailAddress:
     player_id, address = read_confirm_token(token, settings.NOTICE_CONFIRM_MAX_AGE)
     if player_id != player.pk:
         raise InvalidToken("this confirmation link is for another player")
+    return _confirm(player_id, address)
+
+
+def email_confirm_by_link(*, token: str) -> EmailAddress:
+    """Confirm from the mailed link, on any device: the signed token names the player, so
+    a browser that does not play as them (a phone's mail app) confirms too."""
+    return _confirm(*read_confirm_token(token, settings.NOTICE_CONFIRM_MAX_AGE))
+
+
+def _confirm(player_id: int, address: str) -> EmailAddress:
     with transaction.atomic():
-        email = EmailAddress.objects.select_for_update().filter(player=player).first()
+        email = EmailAddress.objects.select_for_update().filter(player_id=player_id).first()
         if email is None:
             raise NoAddress("you have no e-mail address to confirm: set one first")
         if email.address != address:

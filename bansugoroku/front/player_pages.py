@@ -1,9 +1,10 @@
-"""The player's own pages: their tables, and their settings (name and language).
+"""The player's own pages: their tables, and their settings (name, language, notices).
 
 The display name changes through the API (`PATCH /api/v1/players/me`, by the settings
 page's script), which checks it as it does for the apps. The language is the page's
 own form, posted to `language`, which sets Django's language cookie and, when the
-browser has a player, their `locale` too, so that e-mails follow the pages.
+browser has a player, their `locale` too, so that e-mails follow the pages. The
+notices' part is `notice_pages`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from bansugoroku.front.identity import current_player
 from bansugoroku.front.names import cpu_name
+from bansugoroku.front.notice_pages import notices_context
 from bansugoroku.games import selectors, services
 from bansugoroku.games.models import Seat
 
@@ -42,7 +44,9 @@ def _who(seat: Seat) -> str | None:
 
 @require_safe
 def settings_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "front/settings.html", {"player": current_player(request)})
+    player = current_player(request)
+    context = {"player": player} | (notices_context(player) if player else {})
+    return render(request, "front/settings.html", context)
 
 
 @require_POST

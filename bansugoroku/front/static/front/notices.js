@@ -1,0 +1,134 @@
+// The notice part of the settings page: the e-mail address, the choices per kind and
+// channel, and push in this browser, each saved through the API with the player's
+// cookie and the CSRF token, as the apps save them. Every sentence comes translated in
+// the page's data attributes; the page's CSS shows the address's state.
+import { subscribe, supported, unsubscribe } from "./push.js";
+
+function csrfToken() {
+  const cookie = document.cookie.split("; ").find((c) => c.startsWith("csrftoken="));
+  return cookie ? decodeURIComponent(cookie.slice("csrftoken=".length)) : "";
+}
+
+// Sends a change and resolves to the answer's JSON; rejects with the API's own words
+// (problem+json's detail, or a field's errors) or the form's "could not save".
+async function send(method, path, body, fallback) {
+  let answer;
+  try {
+    answer = await fetch("/api/v1" + path, {
+      method,
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw new Error(fallback);
+  }
+  const json = await answer.json().catch(() => ({}));
+  if (answer.ok) return json;
+  const fields = Object.values(json.errors || {}).flat();
+  throw new Error(fields.join(" ") || json.detail || fallback);
+}
+
+// Runs `change` while the form's buttons are off, then says how it went.
+async function saving(form, change, done) {
+  const message = form.querySelector("[data-message]");
+  const controls = form.querySelectorAll("button, input");
+  controls.forEach((c) => (c.disabled = true));
+  message.textContent = "";
+  try {
+    await change();
+    message.textContent = done;
+  } catch (error) {
+    message.textContent = error.message;
+  } finally {
+    controls.forEach((c) => (c.disabled = false));
+  }
+}
+
+function emailForm(form) {
+  form.hidden = false;
+  const input = form.querySelector("[name=email]");
+  const show = async () => {
+    const { email } = await send("GET", "/players/me/notices", undefined, form.dataset.failed);
+    form.dataset.emailState = !email ? "none" : email.confirmed ? "confirmed" : "waiting";
+    form.querySelector("[data-address]").textContent = email ? email.address : "";
+  };
+  const setAddress = (email, done) =>
+    saving(form, async () => {
+      try {
+        await send("PATCH", "/players/me", { email }, form.dataset.failed);
+      } finally {
+        await show(); // a refused mail still keeps the address (503): show what holds
+      }
+    }, done);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    setAddress(input.value.trim(), form.dataset.saved);
+  });
+  form.querySelector("[data-resend]").addEventListener("click", () => {
+    setAddress(form.querySelector("[data-address]").textContent, form.dataset.saved);
+  });
+  form.querySelector("[data-remove]").addEventListener("click", () => {
+    setAddress(null, form.dataset.removed).then(() => {
+      if (form.dataset.emailState === "none") input.value = "";
+    });
+  });
+}
+
+function choicesForm(form) {
+  form.hidden = false;
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const kinds = {};
+    for (const box of form.querySelectorAll("input[type=checkbox]")) {
+      kinds[box.name] = { ...kinds[box.name], [box.value]: box.checked };
+    }
+    const mode = form.querySelector("input[name=email_mode]:checked");
+    const body = { kinds, ...(mode && { email_mode: mode.value }) };
+    saving(form, () => send("PATCH", "/players/me/notices", body, form.dataset.failed), form.dataset.saved);
+  });
+}
+
+async function subscribed() {
+  if (Notification.permission !== "granted") return false;
+  const registration = await navigator.serviceWorker.getRegistration("/");
+  return Boolean(registration && (await registration.pushManager.getSubscription()));
+}
+
+async function pushHere(part) {
+  part.hidden = false;
+  if (!supported() || "pushOff" in part.dataset) {
+    part.querySelector("[data-push-none]").hidden = false;
+    return;
+  }
+  const box = part.querySelector("[data-push-toggle]");
+  box.checked = await subscribed();
+  part.querySelector("[data-push-controls]").hidden = false;
+  box.addEventListener("change", async () => {
+    const message = part.querySelector("[data-message]");
+    const wanted = box.checked;
+    box.disabled = true;
+    message.textContent = "";
+    try {
+      if (wanted) {
+        const saved = await subscribe();
+        if (!saved) message.textContent = part.dataset.refused;
+        box.checked = Boolean(saved);
+      } else {
+        await unsubscribe();
+        box.checked = false;
+      }
+    } catch {
+      message.textContent = part.dataset.failed;
+      box.checked = await subscribed().catch(() => !wanted);
+    }
+    box.disabled = false;
+  });
+}
+
+const email = document.querySelector("[data-email-form]");
+const choices = document.querySelector("[data-notice-form]");
+const push = document.querySelector("[data-push]");
+if (email) emailForm(email);
+if (choices) choicesForm(choices);
+if (push) pushHere(push);

@@ -1,0 +1,142 @@
+"""The notice settings end to end in a real headless Chromium (Debian's, driven by
+Playwright), with the play pages' browser, live server and watched pages: an address set
+on /settings is confirmed from the mailed link in another browser without a cookie, a
+choice saved stays saved, push in this browser turns on and off. Any console error or
+failed request fails the test. Screenshots go to the git-ignored .screenshots/ folder."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.core import mail
+
+from notifications.models import EmailAddress, PushSubscription
+from tests.api.test_push import p256dh
+from tests.client import Api
+from tests.front import test_browser
+from tests.front.test_browser import DESKTOP, PHONE, Watched, assert_fits, shoot
+from tests.front.test_service_worker import PUSH_SERVICE_STAND_IN
+
+pytestmark = test_browser.pytestmark
+
+# The play pages' module-wide browser and live server, shared rather than made again.
+chromium = test_browser.chromium
+server = test_browser.server
+plain_http = test_browser.settings_for_play
+
+
+def watched_as(chromium: Any, server: str, token: str | None, size: dict[str, int]) -> Watched:
+    watched = Watched(chromium, size)
+    if token:
+        watched.context.add_cookies([{"name": "player", "value": token, "url": server}])
+    return watched
+
+
+def test_set_confirm_and_choose_notices_in_the_browser(chromium, server, plain_http):
+    aiko = watched_as(chromium, server, Api().new_player("Aiko").token, PHONE)
+    page = aiko.page
+    page.goto(server + "/settings/notices")
+    assert page.url == server + "/settings#notices"
+    form = page.locator("[data-email-form]")
+    form.wait_for()
+    assert form.get_attribute("data-email-state") == "none"
+    shoot(page, "settings-notices-360x740-none")
+    assert_fits(page)
+
+    page.fill('[data-test="email"]', "aiko@example.com")
+    page.click('[data-test="save-email"]')
+    page.locator('[data-email-state="waiting"]').wait_for(timeout=5000)
+    assert page.get_by_text("Waiting for confirmation").is_visible()
+    assert page.locator('[data-test="resend"]').is_visible()
+    assert "We mailed you a link" in form.locator("[data-message]").inner_text()
+    shoot(page, "settings-notices-360x740-waiting")
+    page.click('[data-test="resend"]')
+    page.locator('[data-test="resend"]:enabled').wait_for(timeout=5000)
+    first, message = mail.outbox  # the link again, to the same address
+    assert message.to == first.to == ["aiko@example.com"]
+
+    link = re.search(r"\S+/settings/email/confirm\?token=\S+", str(message.body))
+    assert link and link[0].startswith(server), message.body
+    phone_mail_app = watched_as(chromium, server, None, PHONE)
+    other = phone_mail_app.page
+    other.goto(link[0])
+    assert "aiko@example.com" in other.inner_text("main")
+    shoot(other, "settings-confirm-360x740")
+    assert_fits(other)
+    other.click('[data-test="confirm"]')
+    other.locator('[data-test="confirmed"]').wait_for(timeout=5000)
+    assert "aiko@example.com is confirmed" in other.inner_text("main")
+    shoot(other, "settings-confirmed-360x740")
+
+    page.reload()
+    page.locator('[data-email-state="confirmed"]').wait_for(timeout=5000)
+    assert page.get_by_text("Confirmed", exact=True).is_visible()
+    assert page.locator('[data-test="resend"]').is_hidden()
+
+    page.uncheck('[data-test="game_over-email"]')
+    page.locator('label:has([data-test="table_closed-push"])').click()  # the label's target
+    page.check('[data-test="mode-daily_digest"]')
+    page.click('[data-test="save-notices"]')
+    page.locator("[data-notice-form] [data-message]", has_text="Saved.").wait_for(timeout=5000)
+    page.reload()
+    assert not page.is_checked('[data-test="game_over-email"]')
+    assert not page.is_checked('[data-test="table_closed-push"]')
+    assert page.is_checked('[data-test="game_over-push"]')
+    assert page.is_checked('[data-test="mode-daily_digest"]')
+    shoot(page, "settings-notices-360x740-chosen")
+    assert_fits(page)
+
+    # Push here: the browser's push service stands in for Google's, as in push.js's test.
+    aiko.context.grant_permissions(["notifications"], origin=server)
+    endpoint = "https://fcm.googleapis.com/fcm/send/settings-test"
+    page.evaluate(PUSH_SERVICE_STAND_IN, [endpoint, p256dh(), "A" * 22])
+    toggle = page.locator('[data-test="push-toggle"]')
+    assert not toggle.is_checked()
+    toggle.check()
+    page.locator('[data-test="push-toggle"]:checked:enabled').wait_for(timeout=5000)
+    assert PushSubscription.objects.get().endpoint == endpoint
+    toggle.uncheck()
+    page.locator('[data-test="push-toggle"]:not(:checked):enabled').wait_for(timeout=5000)
+    assert not PushSubscription.objects.exists()
+
+    # The keyboard reaches every control of the notices, each named by its label.
+    names = page.evaluate(
+        """() => [...document.querySelectorAll('#notices input, #notices button')]
+        .filter(e => e.getClientRects().length)
+        .map(e => [e.tabIndex, [...(e.labels || [])].map(l => l.textContent).join('')
+                          || e.textContent])"""
+    )
+    assert names and all(tab == 0 and label.strip() for tab, label in names), names
+
+    desktop = watched_as(chromium, server, aiko.context.cookies()[0]["value"], DESKTOP)
+    desktop.page.goto(server + "/settings#notices")
+    desktop.page.locator('[data-email-state="confirmed"]').wait_for(timeout=5000)
+    shoot(desktop.page, "settings-notices-1280x800")
+    assert_fits(desktop.page)
+
+    page.click('[data-test="remove-email"]')
+    page.locator('[data-email-state="none"]').wait_for(timeout=5000)
+    assert page.input_value('[data-test="email"]') == ""
+    assert not EmailAddress.objects.exists()
+    for watched in (aiko, phone_mail_app, desktop):
+        assert watched.problems == [], watched.problems[:5]
+        watched.context.close()
+
+
+@pytest.mark.parametrize("where", ["server", "browser"])
+def test_no_push_is_said_in_a_plain_sentence(chromium, server, plain_http, where):
+    """Push off at the server (no VAPID key), or a browser without the Push API."""
+    aiko = watched_as(chromium, server, Api().new_player("Aiko").token, PHONE)
+    if where == "server":
+        plain_http.VAPID_PUBLIC_KEY = None
+    else:
+        aiko.context.add_init_script("delete window.PushManager")
+    aiko.page.goto(server + "/settings")
+    sentence = aiko.page.locator("[data-push-none]")
+    sentence.wait_for(timeout=5000)
+    assert "cannot show notices here" in sentence.inner_text()
+    assert aiko.page.locator('[data-test="push-toggle"]').is_hidden()
+    assert aiko.problems == []
+    aiko.context.close()
