@@ -5,27 +5,19 @@ the test. Screenshots go to the git-ignored .screenshots/ folder."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bansugoroku.celery import app
+from tests.front.browsers import DESKTOP, PHONE, SHOTS, launched, needs_chromium
 from tests.games.test_tasks import worker_running
 
-CHROMIUM = shutil.which("chromium")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"
-)
+pytestmark = needs_chromium
 
-SHOTS = Path(__file__).resolve().parents[2] / ".screenshots"
-PHONE = {"width": 360, "height": 740}
-DESKTOP = {"width": 1280, "height": 800}
 GAME_SECONDS = 120
 """A game by clicking took 13 to 50 s here (50 to 160 moves, on a busy 2-core machine);
 the limit only stops a stuck test."""
@@ -44,16 +36,8 @@ def server(django_db_blocker: Any) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API keeps an event loop in this thread; the test itself only
-    # reads the database through the server, but pytest-django's teardown writes.
-    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        args = ["--no-sandbox"] if os.geteuid() == 0 else []  # Chromium's sandbox refuses root
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+    with launched() as browser:
         yield browser
-        browser.close()
 
 
 class Watched:

@@ -16,10 +16,11 @@ from notifications.models import EmailAddress, PushSubscription
 from tests.api.test_push import p256dh
 from tests.client import Api
 from tests.front import test_browser
-from tests.front.test_browser import DESKTOP, PHONE, Watched, assert_fits, shoot
+from tests.front.browsers import DESKTOP, PHONE, needs_chromium
+from tests.front.test_browser import Watched, assert_fits, shoot
 from tests.front.test_service_worker import PUSH_SERVICE_STAND_IN
 
-pytestmark = test_browser.pytestmark
+pytestmark = needs_chromium
 
 # The play pages' module-wide browser and live server, shared rather than made again.
 chromium = test_browser.chromium

@@ -5,21 +5,16 @@ and the language switch work. Screenshots go to the git-ignored .screenshots/ fo
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-CHROMIUM = shutil.which("chromium")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"
-)
+from tests.front.browsers import DESKTOP, PHONE, SHOTS, launched, needs_chromium
 
-SHOTS = Path(__file__).resolve().parents[2] / ".screenshots"
-SIZES = {"phone": {"width": 360, "height": 740}, "desktop": {"width": 1280, "height": 800}}
+pytestmark = needs_chromium
+
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
 TARGETS = ".page a.button, .page button, .page select, .page input, .row-link, .crumbs a"
 """The controls a finger taps; links inside running text are exempt, as WCAG has it."""
 
@@ -38,16 +33,8 @@ def server(played: Any, django_db_blocker: Any) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API runs an event loop in this thread; Django's teardown writes.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as playwright:
-        args = ["--no-sandbox"] if os.geteuid() == 0 else []
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+    with launched() as browser:
         yield browser
-        browser.close()
-    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
 class Visit:

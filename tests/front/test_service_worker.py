@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import json
-import shutil
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -20,12 +19,12 @@ from bansugoroku.front.identity import COOKIE
 from notifications.models import PushSubscription
 from tests.api.test_push import p256dh
 from tests.client import Api
+from tests.front.browsers import CHROMIUM, launched
 
 T = TypeVar("T")
 WAIT = 30.0
 """Seconds to wait for the browser at each step: far more than it needs (under a second
 alone), so a machine busy with other work does not fail the test."""
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def test_the_service_worker_is_served_at_the_root_as_javascript_never_kept_stale(db):
@@ -40,17 +39,11 @@ def test_the_service_worker_is_served_at_the_root_as_javascript_never_kept_stale
 @pytest.fixture
 def chromium(live_server) -> Iterator[Any]:
     if CHROMIUM is None:
-        pytest.skip("no chromium on this machine")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    with launched() as browser:
         context = browser.new_context()
         context.grant_permissions(["notifications"], origin=live_server.url)
-        try:
-            yield context
-        finally:
-            browser.close()
+        yield context
 
 
 def shown_after_push(context: Any, origin: str, payload: dict[str, Any]) -> list[dict[str, Any]]:
