@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bansugoroku.celery import app
-from tests.front.browsers import DESKTOP, PHONE, SHOTS, launched, needs_chromium
+from tests.front.browsers import DESKTOP, PHONE, SHOTS, needs_chromium
 from tests.games.test_tasks import worker_running
 
 pytestmark = needs_chromium
@@ -21,23 +21,6 @@ pytestmark = needs_chromium
 GAME_SECONDS = 120
 """A game by clicking took 13 to 50 s here (50 to 160 moves, on a busy 2-core machine);
 the limit only stops a stuck test."""
-
-
-@pytest.fixture(scope="module")
-def server(django_db_blocker: Any) -> Iterator[str]:
-    """The site on 127.0.0.1, an ephemeral port, in a thread of this process."""
-    from pytest_django.live_server_helper import LiveServer
-
-    with django_db_blocker.unblock():
-        live = LiveServer("127.0.0.1:0")
-    yield live.url
-    live.stop()
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with launched() as browser:
-        yield browser
 
 
 class Watched:

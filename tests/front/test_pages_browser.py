@@ -5,36 +5,17 @@ and the language switch work. Screenshots go to the git-ignored .screenshots/ fo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.front.browsers import DESKTOP, PHONE, SHOTS, launched, needs_chromium
+from tests.front.browsers import DESKTOP, PHONE, SHOTS, needs_chromium
 
 pytestmark = needs_chromium
 
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 TARGETS = ".page a.button, .page button, .page select, .page input, .row-link, .crumbs a"
 """The controls a finger taps; links inside running text are exempt, as WCAG has it."""
-
-
-@pytest.fixture(scope="module")
-def server(played: Any, django_db_blocker: Any) -> Iterator[str]:
-    """The site on 127.0.0.1, an ephemeral port, in a thread of this process, reading
-    the committed played game (the `played` fixture deletes it after the module)."""
-    from pytest_django.live_server_helper import LiveServer
-
-    with django_db_blocker.unblock():
-        live = LiveServer("127.0.0.1:0")
-        yield live.url
-        live.stop()
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with launched() as browser:
-        yield browser
 
 
 class Visit:

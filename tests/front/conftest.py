@@ -1,0 +1,29 @@
+"""The browser tests' site and browser, one of each per test module."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.front.browsers import launched
+
+
+@pytest.fixture(scope="module")
+def server(django_db_blocker: Any) -> Iterator[str]:
+    """The site on 127.0.0.1, an ephemeral port, in a thread of this process. A test
+    that needs committed rows (`played`) names them before it, so they outlive it."""
+    from pytest_django.live_server_helper import LiveServer
+
+    with django_db_blocker.unblock():
+        live = LiveServer("127.0.0.1:0")
+    yield live.url
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Debian's chromium, headless (`browsers.launched`)."""
+    with launched() as browser:
+        yield browser
