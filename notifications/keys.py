@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import tempfile
 from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
@@ -81,15 +82,17 @@ def development_vapid_key(folder: Path) -> ec.EllipticCurvePrivateKey:
     path = folder / "private_key.pem"
     if not path.exists():
         folder.mkdir(parents=True, exist_ok=True)
-        draft = folder / f".private_key.{os.getpid()}.pem"
-        draft.write_bytes(
-            new_vapid_key().private_bytes(
-                serialization.Encoding.PEM,
-                serialization.PrivateFormat.PKCS8,
-                serialization.NoEncryption(),
+        # A name of its own for each draft, threads of one process included.
+        handle, name = tempfile.mkstemp(dir=folder, prefix=".private_key.", suffix=".pem")
+        draft = Path(name)
+        with os.fdopen(handle, "wb") as file:  # mkstemp makes it 0600
+            file.write(
+                new_vapid_key().private_bytes(
+                    serialization.Encoding.PEM,
+                    serialization.PrivateFormat.PKCS8,
+                    serialization.NoEncryption(),
+                )
             )
-        )
-        draft.chmod(0o600)
         try:
             os.link(draft, path)  # fails if another process was first: use its key
         except FileExistsError:

@@ -22,9 +22,7 @@ from tests.front.test_service_worker import PUSH_SERVICE_STAND_IN
 
 pytestmark = needs_chromium
 
-# The play pages' module-wide browser and live server, shared rather than made again.
-chromium = test_browser.chromium
-server = test_browser.server
+# The play pages' settings: plain-HTTP cookies and a quick poll.
 plain_http = test_browser.settings_for_play
 
 
