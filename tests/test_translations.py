@@ -33,9 +33,12 @@ def test_there_is_a_catalogue_for_every_other_language():
 def test_every_string_is_translated(language):
     po = catalogue(language)
     assert len(po) > 100
+    plurals = int(re.search(r"nplurals=(\d+)", po.metadata["Plural-Forms"]).group(1))
     problems = []
     for entry in po:
         forms = list(entry.msgstr_plural.values()) if entry.msgid_plural else [entry.msgstr]
+        if entry.msgid_plural and len(forms) != plurals:
+            problems.append(f"{len(forms)} plural forms, not {plurals}: {entry.msgid!r}")
         if "fuzzy" in entry.flags or not all(form.strip() for form in forms):
             problems.append(f"untranslated: {entry.msgid!r}")
             continue
