@@ -12,14 +12,15 @@ from tests.front.browsers import launched
 
 @pytest.fixture(scope="module")
 def server(django_db_blocker: Any) -> Iterator[str]:
-    """The site on 127.0.0.1, an ephemeral port, in a thread of this process. A test
-    that needs committed rows (`played`) names them before it, so they outlive it."""
+    """The site on 127.0.0.1, an ephemeral port, in a thread of this process. Its
+    thread may use the database as long as it runs, also for tests that read committed
+    rows (`played`, named before it so they outlive it) rather than take `db`."""
     from pytest_django.live_server_helper import LiveServer
 
     with django_db_blocker.unblock():
         live = LiveServer("127.0.0.1:0")
-    yield live.url
-    live.stop()
+        yield live.url
+        live.stop()
 
 
 @pytest.fixture(scope="module")
