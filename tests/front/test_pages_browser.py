@@ -11,7 +11,9 @@ import pytest
 
 from tests.front.browsers import DESKTOP, PHONE, SHOTS, needs_chromium
 
-pytestmark = needs_chromium
+# django_db: the committed game (`played`) needs the test database, which pytest-django
+# sets up only when some collected test asks for it: run alone, this module would not.
+pytestmark = [needs_chromium, pytest.mark.django_db]
 
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 TARGETS = ".page a.button, .page button, .page select, .page input, .row-link, .crumbs a"
