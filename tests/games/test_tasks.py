@@ -109,14 +109,9 @@ def test_the_relay_hands_on_events_older_than_a_minute_that_were_never_delivered
     assert newest.delivered_at is None, "an event younger than a minute is left to its task"
 
 
-def test_a_change_succeeds_while_the_broker_is_down_and_its_events_wait():
-    """A separate process, whose broker is a closed port, makes a change."""
-    script = (
-        "import django; django.setup();"
-        "from bansugoroku.games import services; from engine.rules import Rules;"
-        "host, _ = services.player_create(name='Aiko');"
-        "print(services.table_create(host=host, rules=Rules()).table.code)"
-    )
+def with_broker_down(script: str) -> subprocess.CompletedProcess[str]:
+    """Run `script` (Python, after `django.setup()`) in a process of its own whose broker
+    is a closed port, on the test database."""
     db = connections["default"].settings_dict
     env = os.environ | {
         "CELERY_BROKER_URL": "redis://127.0.0.1:1/0",
@@ -124,20 +119,28 @@ def test_a_change_succeeds_while_the_broker_is_down_and_its_events_wait():
         "DJANGO_SETTINGS_MODULE": "bansugoroku.settings",
         "DEBUG": "1",
     }
-    created = subprocess.run(
+    script = f"import django; django.setup(); {script}"
+    return subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60
     )
+
+
+def test_a_change_succeeds_while_the_broker_is_down_and_its_events_wait():
+    """A separate process, whose broker is a closed port, makes a change."""
+    script = (
+        "from bansugoroku.games import services; from engine.rules import Rules;"
+        "host, _ = services.player_create(name='Aiko');"
+        "print(services.table_create(host=host, rules=Rules()).table.code)"
+    )
+    created = with_broker_down(script)
     assert created.returncode == 0, created.stderr
     code = created.stdout.strip()
     guest, _ = services.player_create(name="Ben")
     join = (
-        "import django; django.setup();"
         "from bansugoroku.games import services; from bansugoroku.games.models import Player;"
         f"services.table_join(player=Player.objects.get(pk={guest.pk}), code='{code}')"
     )
-    joined = subprocess.run(
-        [sys.executable, "-c", join], env=env, capture_output=True, text=True, timeout=60
-    )
+    joined = with_broker_down(join)
     assert joined.returncode == 0, joined.stderr
     assert "wait for the relay" in joined.stderr
     (event,) = Event.objects.filter(table__code=code)

@@ -4,15 +4,11 @@ lost exactly once."""
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
 import time
 from datetime import timedelta
 
 import pytest
-from django.db import connections
 from django.utils import timezone
 
 from bansugoroku.celery import app
@@ -22,7 +18,7 @@ from bansugoroku.games.tasks import relay_events
 from engine.rules import Rules
 from notifications.models import Attempt, Notice
 from notifications.tasks import send_due
-from tests.games.test_tasks import worker_running
+from tests.games.test_tasks import with_broker_down, worker_running
 from tests.notifications.helpers import player, started
 from tests.notifications.processes import worker_processes
 
@@ -52,22 +48,12 @@ def test_a_move_while_the_broker_is_down_is_told_once_after_it_is_back(postmark,
     host, guest = player("Aiko", "aiko@example.com"), player("Ben", "ben@example.com")
     table = started(host, guest)
     app.control.purge()  # the broker restarted empty: those messages are lost too
-    db = connections["default"].settings_dict
-    env = os.environ | {
-        "CELERY_BROKER_URL": "redis://127.0.0.1:1/0",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "DJANGO_SETTINGS_MODULE": "bansugoroku.settings",
-        "DEBUG": "1",
-    }
     script = (
-        "import django; django.setup();"
         "from bansugoroku.games.models import Player, Table;"
         "from tests.notifications.helpers import play_turn;"
         f"play_turn(Table.objects.get(pk={table.pk}), Player.objects.get(pk={host.pk}))"
     )
-    moved = subprocess.run(
-        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60
-    )
+    moved = with_broker_down(script)
     assert moved.returncode == 0, moved.stderr
     assert "wait for the relay" in moved.stderr
     table.refresh_from_db()
