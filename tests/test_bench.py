@@ -37,12 +37,11 @@ def database() -> str:
     return parts._replace(path=f"/{name}").geturl()
 
 
-def run_bench(url: str, *options: str) -> str:
-    command = [sys.executable, "-m", "bench.api_bench", "--duration", "2", "--warmup", "1"]
-    command += ["--clients", "4", "--processes", "1", *options]
-    command += ["--gunicorn", "--workers", "2"]
+def bench(module: str, url: str, *options: str) -> subprocess.CompletedProcess[str]:
+    """`python -m bench.<module>` on the database at `url`, as a user runs it; it must
+    succeed."""
     result = subprocess.run(
-        command,
+        [sys.executable, "-m", f"bench.{module}", *options],
         cwd=ROOT,
         env={"PATH": "/usr/bin:/bin", "DATABASE_URL": url},
         capture_output=True,
@@ -50,6 +49,12 @@ def run_bench(url: str, *options: str) -> str:
         timeout=180,
     )
     assert result.returncode == 0, result.stderr[-3000:]
+    return result
+
+
+def run_bench(url: str, *options: str) -> str:
+    options = ("--duration", "2", "--warmup", "1", "--clients", "4", "--processes", "1", *options)
+    result = bench("api_bench", url, *options, "--gunicorn", "--workers", "2")
     assert "non-200 answers   none" in result.stdout, result.stdout
     assert "client failures" not in result.stdout, result.stdout
     return result.stdout
@@ -95,16 +100,7 @@ def test_the_idle_sweep_benchmark_runs():
     """A few hundred tables in batches of 50, in a scratch database it makes and drops."""
     parts = urlsplit(settings.DATABASE_URL)
     base = parts._replace(path=f"{parts.path}_smoke").geturl()
-    command = [sys.executable, "-m", "bench.idle_sweep", "--sizes", "300", "--batch", "50"]
-    result = subprocess.run(
-        command,
-        cwd=ROOT,
-        env={"PATH": "/usr/bin:/bin", "DATABASE_URL": base},
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    result = bench("idle_sweep", base, "--sizes", "300", "--batch", "50")
     assert "closed            300 (150 with a game), open 30" in result.stdout, result.stdout
     assert re.search(r"^transactions\s+6 of up to 50 tables", result.stdout, re.M), result.stdout
     scratch = unquote(f"{parts.path.lstrip('/')}_smoke_idle_sweep")
