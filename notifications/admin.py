@@ -37,8 +37,8 @@ class NoticeAdmin(ReadOnly[Notice], admin.ModelAdmin[Notice]):
 
 @admin.register(Attempt)
 class AttemptAdmin(ReadOnly[Attempt], admin.ModelAdmin[Attempt]):
-    list_display = ["at", "channel", "outcome", "notice", "error"]
-    list_filter = ["outcome", "channel"]
+    list_display = ["at", "outcome", "notice", "error"]
+    list_filter = ["outcome", "notice__channel"]
 
 
 @admin.register(EmailAddress)

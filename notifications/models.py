@@ -154,16 +154,16 @@ class AttemptOutcome(models.TextChoices):
 
 
 class Attempt(models.Model):
-    """One try at sending a notice, with its outcome and the error if any."""
+    """One try at sending a notice (by the notice's channel), with its outcome and the
+    error if any."""
 
     notice = models.ForeignKey(Notice, on_delete=models.CASCADE, related_name="attempts_made")
     at = models.DateTimeField(auto_now_add=True)
-    channel = models.CharField(max_length=8, choices=Channel.choices)
     outcome = models.CharField(max_length=10, choices=AttemptOutcome.choices)
     error = models.TextField(blank=True)
 
     def __str__(self) -> str:
-        return f"{self.channel} {self.outcome} at {self.at:%Y-%m-%d %H:%M:%S}"
+        return f"{self.outcome} at {self.at:%Y-%m-%d %H:%M:%S}"
 
 
 class SuppressionReason(models.TextChoices):

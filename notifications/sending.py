@@ -165,9 +165,7 @@ def _attempt(notice: Notice, recipient: Recipient, prefs: Preferences, now: date
     try:
         SENDERS[notice.channel](recipient, notice.kind, notice.table.code, said)
     except TransientError as exc:
-        Attempt.objects.create(
-            notice=notice, channel=notice.channel, outcome=AttemptOutcome.TRANSIENT, error=str(exc)
-        )
+        Attempt.objects.create(notice=notice, outcome=AttemptOutcome.TRANSIENT, error=str(exc))
         if notice.attempts >= settings.NOTICE_MAX_ATTEMPTS:
             _finish(notice, NoticeStatus.FAILED, f"gave up after {notice.attempts} attempts")
             return "failed: too many transient errors"
@@ -176,13 +174,11 @@ def _attempt(notice: Notice, recipient: Recipient, prefs: Preferences, now: date
         notice.save(update_fields=["attempts", "next_attempt_at"])
         return f"retry at {notice.next_attempt_at.isoformat()}"
     except PermanentError as exc:
-        Attempt.objects.create(
-            notice=notice, channel=notice.channel, outcome=AttemptOutcome.PERMANENT, error=str(exc)
-        )
+        Attempt.objects.create(notice=notice, outcome=AttemptOutcome.PERMANENT, error=str(exc))
         _stop_channel(notice, recipient, prefs, str(exc))
         _finish(notice, NoticeStatus.FAILED, f"permanent error: {exc}"[:200])
         return "failed: permanent error"
-    Attempt.objects.create(notice=notice, channel=notice.channel, outcome=AttemptOutcome.SENT)
+    Attempt.objects.create(notice=notice, outcome=AttemptOutcome.SENT)
     _finish(notice, NoticeStatus.SENT, "sent")
     if notice.kind == Kind.YOUR_TURN and notice.channel == Channel.EMAIL:
         prefs.last_turn_email_at = now
