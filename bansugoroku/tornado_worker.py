@@ -7,10 +7,16 @@ time, as a sync worker does); a slow client costs a socket.
 gunicorn builds tornado's HTTPServer with tornado's defaults, which suit a server behind
 a buffering proxy: a body of up to 100 MB read into memory, and an hour for a client to
 send its headers. These bound both.
+
+Django writes each Set-Cookie value with a leading space (`cookie.output(header="")`),
+which tornado 6.6 refuses as an invalid header value: it then drops the request with no
+answer at all, so every page that sets a cookie (the CSRF token, the player) timed out
+in production. The application's headers are trimmed on their way to tornado.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -30,6 +36,21 @@ LIMITS = {
 }
 
 
+def trimmed_headers(application: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable[bytes]]:
+    """The WSGI application, its response header values without surrounding whitespace
+    (which HTTP ignores there, RFC 9110 section 5.5, and tornado refuses)."""
+
+    def trimmed(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            return start_response(
+                status, [(name, value.strip()) for name, value in headers], exc_info
+            )
+
+        return application(environ, start)
+
+    return trimmed
+
+
 class TornadoWorker(GunicornTornadoWorker):  # type: ignore[misc]
     wsgi: Any  # set by gunicorn's load_wsgi
 
@@ -40,7 +61,9 @@ class TornadoWorker(GunicornTornadoWorker):  # type: ignore[misc]
         # it is reused from request to request; run on the loop, each request would get a
         # context, and a connection, of its own. The loop meanwhile reads other requests.
         application: Any = self.wsgi
-        self.wsgi = WSGIContainer(application, executor=ThreadPoolExecutor(1, "wsgi"))
+        self.wsgi = WSGIContainer(
+            trimmed_headers(application), executor=ThreadPoolExecutor(1, "wsgi")
+        )
 
     def run(self) -> None:
         initialize = HTTPServer.initialize
