@@ -54,6 +54,15 @@ def finished(db: None, played: Played) -> str:
     return played.code
 
 
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Debian's chromium, headless (`tests.front.browsers.launched`), one per module."""
+    from tests.front.browsers import launched
+
+    with launched() as browser:
+        yield browser
+
+
 @pytest.fixture(scope="session")
 def openapi(django_db_blocker) -> dict[str, Any]:
     from django.test import Client

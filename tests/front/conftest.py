@@ -1,4 +1,4 @@
-"""The browser tests' site and browser, one of each per test module."""
+"""The browser tests' site, one per test module (their browser: tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
-from tests.front.browsers import launched
 
 
 @pytest.fixture(scope="module")
@@ -21,10 +19,3 @@ def server(django_db_blocker: Any) -> Iterator[str]:
         live = LiveServer("127.0.0.1:0")
         yield live.url
         live.stop()
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    """Debian's chromium, headless (`browsers.launched`)."""
-    with launched() as browser:
-        yield browser

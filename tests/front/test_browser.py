@@ -27,8 +27,8 @@ class Watched:
     """A browser context whose pages fail the test on a console error or a failed
     request (a 4xx or 5xx answer counts)."""
 
-    def __init__(self, chromium: Any, viewport: dict[str, int]) -> None:
-        self.context = chromium.new_context(viewport=viewport)
+    def __init__(self, chromium: Any, viewport: dict[str, int], **options: Any) -> None:
+        self.context = chromium.new_context(viewport=viewport, **options)
         self.problems: list[str] = []
         self.page = self.context.new_page()
         self.page.on("console", self._console)
