@@ -1,4 +1,4 @@
-"""Do slow clients stop a server? `python -m bench.slow_clients [--gunicorn OPTIONS...]`
+"""Do slow clients stop a server? `python -m bench.slow_clients [--path /] [--gunicorn ...]`
 
 Starts gunicorn on a loopback port with production settings, as the Procfile's `web`
 runs it (or with the worker options given last), then 50 clients that each open a
@@ -6,6 +6,8 @@ connection and send one header line a second, never ending their request (bounde
 20 s). Meanwhile one normal client calls GET /api/v1/players/me (a token lookup in
 PostgreSQL), each request on a new connection with a 2 s timeout, and counts how many
 were answered during the attack, next to how many it managed in the same time before it.
+`--path /` makes the normal client ask for the home page instead, a page that sets a
+cookie (the CSRF token), as a browser does.
 Loopback only. Uses DATABASE_URL, else the embedded PostgreSQL.
 """
 
@@ -41,7 +43,9 @@ def slow_client(port: int, seconds: float, stop: threading.Event) -> None:
             stop.wait(1.0)
 
 
-def normal_requests(port: int, token: str, seconds: float) -> tuple[int, int, list[float]]:
+def normal_requests(
+    port: int, token: str, seconds: float, path: str
+) -> tuple[int, int, list[float]]:
     """(answered with 200, failed or timed out, latencies) of requests sent one after
     another for `seconds`."""
     answered = failed = 0
@@ -51,7 +55,7 @@ def normal_requests(port: int, token: str, seconds: float) -> tuple[int, int, li
         started = time.monotonic()
         conn = http.client.HTTPConnection(HOST, port, timeout=2.0)
         try:
-            conn.request("GET", "/api/v1/players/me", headers={"Authorization": f"Bearer {token}"})
+            conn.request("GET", path, headers={"Authorization": f"Bearer {token}"})
             response = conn.getresponse()
             response.read()
             if response.status == 200:
@@ -71,6 +75,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--slow", type=int, default=50, help="slow clients (%(default)s)")
     parser.add_argument("--attack", type=float, default=20.0, help="seconds (%(default)s)")
     parser.add_argument("--measure", type=float, default=15.0, help="seconds (%(default)s)")
+    parser.add_argument("--path", default="/api/v1/players/me",
+                        help="what the normal client asks for (%(default)s)")  # fmt: skip
     parser.add_argument("--gunicorn", nargs=argparse.REMAINDER, default=PROCFILE_WEB,
                         help="gunicorn worker options, last (default: %(default)s)")  # fmt: skip
     args = parser.parse_args(argv)
@@ -93,7 +99,7 @@ def main(argv: list[str] | None = None) -> None:
         token = json.loads(conn.getresponse().read())["token"]
         conn.close()
 
-        quiet, _, quiet_latencies = normal_requests(port, token, args.measure)
+        quiet, _, quiet_latencies = normal_requests(port, token, args.measure, args.path)
 
         stop = threading.Event()
         attackers = [
@@ -103,7 +109,7 @@ def main(argv: list[str] | None = None) -> None:
         for thread in attackers:
             thread.start()
         time.sleep(2.0)  # let the slow clients connect and start sending
-        answered, failed, latencies = normal_requests(port, token, args.measure)
+        answered, failed, latencies = normal_requests(port, token, args.measure, args.path)
         stop.set()
         for thread in attackers:
             thread.join(10)
@@ -115,6 +121,7 @@ def main(argv: list[str] | None = None) -> None:
         return f"p50 {values[len(values) // 2] * 1000:.1f} ms, max {values[-1] * 1000:.1f} ms"
 
     print(f"gunicorn          {' '.join(args.gunicorn)}")
+    print(f"normal client     GET {args.path}")
     print(f"without attack    {quiet} answered in {args.measure:.0f} s ({ms(quiet_latencies)})")
     print(
         f"during attack     {answered} answered, {failed} failed or timed out (2 s) in "
