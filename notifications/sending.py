@@ -7,7 +7,8 @@ player's preferences row: one at a time per player, so the spacing holds and the
 that goes out lists every table waiting, the others being folded into it.
 
 Before sending, a notice may be skipped (the turn was played already, the player turned
-it off, muted the table, has no confirmed address or the address is suppressed) or
+it off, muted the table, has no confirmed address or the address is suppressed, has no
+browser or app that push is on for here) or
 delayed (the player is looking at the table; the last "your turn" e-mail was too
 recent): a delayed notice stays pending with a later `next_attempt_at`, which the
 periodic `send_due` picks up, so it is never lost.
@@ -23,7 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from bansugoroku.games.models import Seat, TableState
-from notifications import content
+from notifications import content, push
 from notifications.channels import SENDERS, Recipient
 from notifications.errors import PermanentError, TransientError
 from notifications.models import (
@@ -138,6 +139,8 @@ def _channel_check(notice: Notice, prefs: Preferences) -> Skip | Recipient:
     if notice.channel == Channel.PUSH:
         if prefs.push_stopped_at:
             return Skip("push failed for good")
+        if not push.reachable(notice.player_id):
+            return Skip("no browser or app registered on a push channel that is on here")
         return Recipient(notice.player, "")
     email = EmailAddress.objects.filter(player=notice.player).first()
     if email is None or not email.confirmed:
