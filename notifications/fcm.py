@@ -68,7 +68,7 @@ def send(device: DeviceToken, payload: dict[str, Any]) -> None:
             if table
             else None,
             apns_config={"headers": {"apns-collapse-id": table}} if table else None,
-            timeout=settings.PUSH_TIMEOUT,
+            timeout=settings.NOTICE_SEND_TIMEOUT.total_seconds(),
         )
     except FCMNotRegisteredError as error:
         device.delete()

@@ -16,7 +16,10 @@ from tests.notifications.postmark import FakePostmark, fake_postmark
 def postmark(settings) -> Iterator[FakePostmark]:
     with fake_postmark() as fake:
         settings.EMAIL_BACKEND = "anymail.backends.postmark.EmailBackend"
-        settings.ANYMAIL = {"POSTMARK_SERVER_TOKEN": "test-token", "POSTMARK_API_URL": fake.url}
+        settings.ANYMAIL = settings.ANYMAIL | {
+            "POSTMARK_SERVER_TOKEN": "test-token",
+            "POSTMARK_API_URL": fake.url,
+        }
         settings.SITE_URL = "https://play.example.com"
         yield fake
 

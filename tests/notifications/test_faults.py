@@ -1,12 +1,14 @@
 """Faults on the way: a broker down while a move is made, a worker killed while it
-sends. The move commits, and after recovery every notice is sent, the ones the broker
-lost exactly once."""
+sends, a provider that stalls. The move commits, and after recovery every notice is
+sent, the ones the broker lost exactly once."""
 
 from __future__ import annotations
 
 import signal
 import time
+from collections.abc import Callable
 from datetime import timedelta
+from typing import TypeVar
 
 import pytest
 from django.utils import timezone
@@ -18,9 +20,12 @@ from bansugoroku.games.tasks import relay_events
 from engine.rules import Rules
 from notifications.models import Attempt, Notice
 from notifications.tasks import send_due
+from tests.factories import EmailAddressFactory, PlayerFactory, TableFactory
 from tests.games.test_tasks import with_broker_down, worker_running
 from tests.notifications.helpers import player, started
 from tests.notifications.processes import worker_processes
+
+T = TypeVar("T")
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -31,15 +36,31 @@ pytestmark = [
 ]
 
 
-def settled(timeout: float = 30) -> list[Notice]:
-    """The notices, once none is pending."""
+def until(
+    found: Callable[[], T | None], timeout: float = 30, nudge: Callable[[], object] = lambda: None
+) -> T:
+    """What `found` returns once it is something; `nudge` is called every second
+    meanwhile, as beat calls `send_due`."""
     deadline = time.monotonic() + timeout
+    nudged = 0.0
     while time.monotonic() < deadline:
-        notices = list(Notice.objects.order_by("pk"))
-        if notices and all(n.status != "pending" for n in notices):
-            return notices
+        if (result := found()) is not None:
+            return result
+        if time.monotonic() - nudged >= 1:
+            nudge()
+            nudged = time.monotonic()
         time.sleep(0.1)
-    raise AssertionError(f"notices still pending: {list(Notice.objects.values())}")
+    raise AssertionError(f"nothing found in {timeout} s; notices: {list(Notice.objects.values())}")
+
+
+def settled(timeout: float = 30, nudge: Callable[[], object] = lambda: None) -> list[Notice]:
+    """The notices, once none is pending."""
+
+    def done() -> list[Notice] | None:
+        notices = list(Notice.objects.order_by("pk"))
+        return notices if notices and all(n.status != "pending" for n in notices) else None
+
+    return until(done, timeout, nudge)
 
 
 def test_a_move_while_the_broker_is_down_is_told_once_after_it_is_back(postmark, settings):
@@ -105,3 +126,22 @@ def test_a_worker_killed_while_sending_leaves_the_notice_to_the_next(postmark):
     # The provider had the first request too: a worker that dies between the provider's
     # acceptance and its own commit sends that notice twice; never fewer than once.
     assert postmark.wait_for(2)
+
+
+def test_a_provider_stalling_beyond_the_timeout_is_a_transient_error_tried_again(postmark):
+    postmark.delay = 10  # far beyond the worker's timeout, well within anymail's own 30 s
+    app.control.purge()
+    host = EmailAddressFactory().player
+    with worker_processes(postmark, NOTICE_SEND_TIMEOUT="1s", NOTICE_RETRY_AFTER="1s"):
+        services.table_join(player=PlayerFactory(), code=TableFactory(host=host).code)
+        postmark.wait_for_arrival(1)
+        failed = until(lambda: Attempt.objects.filter(outcome="transient").first(), 8)
+        assert "timed out" in failed.error, failed.error
+        assert postmark.received == [], "the worker gave up while the provider stalled"
+        postmark.release()
+        (notice,) = settled(nudge=send_due.delay)
+    assert notice.status == "sent"
+    assert list(Attempt.objects.order_by("pk").values_list("outcome", flat=True)) == [
+        "transient",
+        "sent",
+    ]
