@@ -6,7 +6,9 @@ server on loopback, which checks them and answers as FCM does (200, 404 UNREGIST
 
 from __future__ import annotations
 
+import threading
 import time
+from datetime import timedelta
 
 import pytest
 
@@ -101,6 +103,21 @@ def test_a_token_endpoint_that_cannot_be_reached_is_worth_retrying(settings, pla
     DeviceToken.objects.create(player=player, token="app", platform="android")
     with pytest.raises(TransientError):
         send_to_player(player.pk, PAYLOAD)
+
+
+def test_a_token_endpoint_that_stalls_is_worth_retrying_within_the_timeout(
+    google, player, settings
+):
+    """google-auth waits 120 s for an access token: NOTICE_SEND_TIMEOUT bounds it too."""
+    settings.NOTICE_SEND_TIMEOUT = timedelta(seconds=1)
+    answered = threading.Event()
+    google.server.route("/token", lambda request: answered.wait(5) or google.token(request))
+    DeviceToken.objects.create(player=player, token="app", platform="android")
+    began = time.monotonic()
+    with pytest.raises(TransientError):
+        send_to_player(player.pk, PAYLOAD)
+    assert time.monotonic() - began < 4
+    answered.set()
 
 
 def test_credentials_google_refuses_fail_for_good(google, player):
