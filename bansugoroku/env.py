@@ -124,9 +124,9 @@ def env_pattern(name: str, pattern: str, example: str) -> str | None:
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
-def env_duration(name: str, default: timedelta) -> timedelta:
+def env_duration(name: str, default: timedelta, *, minimum: timedelta | None = None) -> timedelta:
     """A duration as a whole number with a unit, `90s`, `5m`, `3h` or `1d`, or plain
-    seconds; `0` turns off what it paces."""
+    seconds; `0` turns off what it paces. Less than `minimum` is refused."""
     value = _raw(name)
     if value is None:
         return default
@@ -135,7 +135,10 @@ def env_duration(name: str, default: timedelta) -> timedelta:
         raise ImproperlyConfigured(
             f"{name}={value!r} is not a duration; write e.g. 90s, 5m, 3h, 1d or 0."
         )
-    return timedelta(seconds=int(found[1]) * _UNITS[found[2] or "s"])
+    duration = timedelta(seconds=int(found[1]) * _UNITS[found[2] or "s"])
+    if minimum is not None and duration < minimum:
+        raise ImproperlyConfigured(f"{name}={value!r} must be at least {minimum}.")
+    return duration
 
 
 def env_prefixed(prefix: str) -> dict[str, str]:

@@ -362,7 +362,15 @@ EMAIL_BACKEND = env_str(
 EMAIL_FILE_PATH = BASE_DIR / ".mail"
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Ban-sugoroku <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
-ANYMAIL = env_prefixed("ANYMAIL_")
+# The longest any provider may take to answer one request: the mail provider (anymail's
+# HTTP backends, which would wait 30 s, and SMTP, which would wait for ever; so
+# ANYMAIL_REQUESTS_TIMEOUT is not read), a push service, FCM. A notice whose send
+# outlasts it fails as a transient error and is tried again later.
+NOTICE_SEND_TIMEOUT = env_duration(
+    "NOTICE_SEND_TIMEOUT", timedelta(seconds=15), minimum=timedelta(seconds=1)
+)
+EMAIL_TIMEOUT = NOTICE_SEND_TIMEOUT.total_seconds()
+ANYMAIL = env_prefixed("ANYMAIL_") | {"REQUESTS_TIMEOUT": EMAIL_TIMEOUT}
 
 # Notices (notifications/): how "your turn" e-mails are paced, and when a player counts
 # as looking at the table (then no notice disturbs them). 0 turns either off.
@@ -395,8 +403,6 @@ FCM_API_URL = "https://fcm.googleapis.com/v1/projects"
 # How long a push service keeps a notice for a device that is offline: after a day the
 # e-mail has told the player.
 PUSH_TTL = env_int("PUSH_TTL", 24 * 3600, minimum=0)
-# Seconds to wait for a push service's answer before counting the send as failed.
-PUSH_TIMEOUT = env_int("PUSH_TIMEOUT", 10, minimum=1)
 # The push services browsers subscribe at, the only hosts the workers post notices to:
 # Chrome, Edge's Chromium and most others use FCM, Firefox Mozilla's, Safari Apple's,
 # older Edge Windows'. "*." names every subdomain.

@@ -23,8 +23,12 @@ from notifications.models import (
 
 
 class AttemptInline(ReadOnly[Attempt], admin.TabularInline[Attempt, Notice]):
+    """Oldest first: a send that was repeated shows as an attempt "unknown" (its worker
+    stopped before recording the answer) followed by the next."""
+
     model = Attempt
     extra = 0
+    ordering = ("pk",)
 
 
 @admin.register(Notice)

@@ -16,6 +16,7 @@ import requests
 from django.conf import settings
 from django.utils import timezone
 from google.auth.exceptions import GoogleAuthError, TransportError
+from google.auth.transport.requests import Request
 from google.oauth2 import service_account
 from pyfcm import FCMNotification
 from pyfcm.errors import FCMError, FCMNotRegisteredError, FCMServerError, InvalidDataError
@@ -28,13 +29,29 @@ SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
 
 
 class _Client(FCMNotification):  # type: ignore[misc]  # pyfcm has no type information
-    """pyfcm's client, for a Celery worker: one request per send, no sleeping. pyfcm
-    itself sleeps for as long as a 429's Retry-After asks, again and again, and retries
-    502 and 503 for minutes; here a failed send raises at once and the task is retried
-    later."""
+    """pyfcm's client, for a Celery worker: one request per send, no sleeping, no waiting
+    longer than NOTICE_SEND_TIMEOUT. pyfcm itself sleeps for as long as a 429's
+    Retry-After asks, again and again, and retries 502 and 503 for minutes, and
+    google-auth waits 120 s for an access token; here a failed send raises at once and
+    the task is retried later."""
 
     def send_request(self, payload: bytes | None = None, timeout: float | None = None) -> Any:
         return self.requests_session.post(self.fcm_end_point, data=payload, timeout=timeout)
+
+    def _get_access_token(self) -> str:
+        try:
+            self.credentials.refresh(_TokenRequest())
+        except Exception as error:  # as pyfcm does: fcm.send tells which may pass
+            raise InvalidDataError(error) from error
+        return str(self.credentials.token)
+
+
+class _TokenRequest(Request):
+    """google-auth's transport for the access token, with our timeout."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["timeout"] = settings.NOTICE_SEND_TIMEOUT.total_seconds()
+        return super().__call__(*args, **kwargs)  # type: ignore[no-untyped-call]
 
 
 @lru_cache(maxsize=1)
@@ -68,7 +85,7 @@ def send(device: DeviceToken, payload: dict[str, Any]) -> None:
             if table
             else None,
             apns_config={"headers": {"apns-collapse-id": table}} if table else None,
-            timeout=settings.PUSH_TIMEOUT,
+            timeout=settings.NOTICE_SEND_TIMEOUT.total_seconds(),
         )
     except FCMNotRegisteredError as error:
         device.delete()

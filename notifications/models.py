@@ -122,7 +122,8 @@ class Notice(models.Model):
         max_length=8, choices=NoticeStatus.choices, default=NoticeStatus.PENDING
     )
     next_attempt_at = models.DateTimeField()
-    """When it may be sent: now, or later when delayed (player looking, spacing, retry)."""
+    """When it may be sent: now, or later when delayed (player looking, spacing, retry);
+    while a worker sends it, the end of its lease."""
     attempts = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     done_at = models.DateTimeField(null=True, blank=True)
@@ -148,14 +149,20 @@ class Notice(models.Model):
 
 
 class AttemptOutcome(models.TextChoices):
+    IN_FLIGHT = "in_flight", "In flight"
+    """Written before the provider is called: its answer is awaited."""
     SENT = "sent"
     TRANSIENT = "transient"
     PERMANENT = "permanent"
+    UNKNOWN = "unknown"
+    """Still in flight when the notice's lease ran out: the worker stopped before it
+    recorded the provider's answer, and the provider may have taken the notice."""
 
 
 class Attempt(models.Model):
     """One try at sending a notice (by the notice's channel), with its outcome and the
-    error if any."""
+    error if any; written before the provider is called, so that a send whose worker
+    died shows too."""
 
     notice = models.ForeignKey(Notice, on_delete=models.CASCADE, related_name="attempts_made")
     at = models.DateTimeField(auto_now_add=True)

@@ -1,16 +1,31 @@
-"""Sending one notice: claim it, decide, send, record.
+"""Sending one notice: claim it, decide, send, record; no row is locked while a
+provider is called.
 
-The notice row is claimed with `SELECT ... FOR UPDATE SKIP LOCKED` and held until the
-outcome is written, so two workers never send one notice twice, and a worker killed
-mid-send leaves it pending for the next run. A "your turn" e-mail also locks the
-player's preferences row: one at a time per player, so the spacing holds and the mail
-that goes out lists every table waiting, the others being folded into it.
+The claim is a short transaction. The notice's row is locked (`SELECT ... FOR UPDATE
+SKIP LOCKED`) to decide what to do and, to send, to take a lease: `next_attempt_at`
+moves past the longest the send can take (NOTICE_SEND_TIMEOUT for each request it
+makes, and one more) and an `Attempt` "in flight" is written. It commits; the provider
+is called outside any transaction; another short transaction records the outcome. So a
+slow provider holds up the worker waiting for it and nobody else: not the player
+changing their settings, not another notice. Until the lease runs out the notice is not
+due, so two workers never send it at the same time. A worker killed mid-send leaves it
+pending with its attempt in flight: once the lease has run out `send_due` claims it
+again and marks that attempt "unknown", since the provider may have had it. The player
+may then get it twice (at least once, never lost), and the admin shows both attempts.
+
+A "your turn" e-mail also locks the player's preferences row in its claim and reserves
+the spacing there (`last_turn_email_at`), so that a claim of the player's next one, by
+any worker, waits for NOTICE_EMAIL_SPACING. A send that fails gives the reservation back
+unless another claim took it since: as far as we know no mail went out. A worker killed
+mid-send keeps it: the mail may have gone. A mail sent folds into itself the player's
+other turn e-mails that were pending when it was claimed, since it listed every table
+waiting then.
 
 Before sending, a notice may be skipped (the turn was played already, the player turned
-it off, muted the table, has no confirmed address or the address is suppressed) or
-delayed (the player is looking at the table; the last "your turn" e-mail was too
-recent): a delayed notice stays pending with a later `next_attempt_at`, which the
-periodic `send_due` picks up, so it is never lost.
+it off, muted the table, has no confirmed address or the address is suppressed, has no
+browser or app that push is on for here) or delayed (the player is looking at the
+table; the last "your turn" e-mail was too recent): a delayed notice stays pending with
+a later `next_attempt_at`, which the periodic `send_due` picks up, so it is never lost.
 """
 
 from __future__ import annotations
@@ -20,12 +35,13 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from bansugoroku.games.models import Seat, TableState
-from notifications import content
+from notifications import content, push
 from notifications.channels import SENDERS, Recipient
-from notifications.errors import PermanentError, TransientError
+from notifications.errors import DeliveryError, PermanentError
 from notifications.models import (
     Attempt,
     AttemptOutcome,
@@ -43,6 +59,8 @@ from notifications.models import (
 
 DIGEST_SPACING = timedelta(days=1)
 """The daily digest's spacing: what the mode means, not a setting."""
+LOST = "no outcome recorded: the worker stopped or failed first; the provider may have it"
+"""What an attempt still in flight when its notice's lease ran out says."""
 
 
 @dataclass(frozen=True)
@@ -56,8 +74,38 @@ class Delay:
     why: str
 
 
+@dataclass(frozen=True)
+class Claim:
+    """A notice leased for one attempt, with what sending and recording it need."""
+
+    notice: Notice
+    attempt: Attempt
+    recipient: Recipient
+    said: content.Content
+    at: datetime
+    """When it was claimed; a "your turn" e-mail's spacing is taken from then."""
+    spacing_before: datetime | None
+    """A "your turn" e-mail's: the player's `last_turn_email_at` before this claim took
+    the spacing, given back if the send fails."""
+    folds: list[int]
+    """A "your turn" e-mail's: the player's others pending when it was claimed."""
+
+
 def send_notice(notice_id: int) -> str:
     """Send the notice if it is pending and due; returns what became of it."""
+    claim = _claim(notice_id)
+    if isinstance(claim, str):
+        return claim
+    notice = claim.notice
+    try:
+        SENDERS[notice.channel](claim.recipient, notice.kind, notice.table.code, claim.said)
+    except DeliveryError as error:
+        return _record(claim, error)
+    return _record(claim, None)
+
+
+def _claim(notice_id: int) -> Claim | str:
+    """Decide, and to send, lease the notice; in a transaction of its own."""
     with transaction.atomic():
         notice = (
             Notice.objects.select_for_update(skip_locked=True, of=("self",))
@@ -67,21 +115,22 @@ def send_notice(notice_id: int) -> str:
         )
         if notice is None:
             return "not due, done, or being sent by another worker"
-        return _send(notice)
-
-
-def _send(notice: Notice) -> str:
-    now = timezone.now()
-    prefs = _locked_prefs(notice)
-    decided = _decide(notice, prefs, now)
-    if isinstance(decided, Skip):
-        _finish(notice, NoticeStatus.SKIPPED, decided.why)
-        return f"skipped: {decided.why}"
-    if isinstance(decided, Delay):
-        notice.next_attempt_at = decided.until
-        notice.save(update_fields=["next_attempt_at"])
-        return f"delayed until {decided.until.isoformat()}: {decided.why}"
-    return _attempt(notice, decided, prefs, now)
+        notice.attempts_made.filter(outcome=AttemptOutcome.IN_FLIGHT).update(
+            outcome=AttemptOutcome.UNKNOWN, error=LOST
+        )
+        now = timezone.now()
+        prefs = _locked_prefs(notice)
+        decided = _decide(notice, prefs, now)
+        if isinstance(decided, Skip):
+            _finish(notice, NoticeStatus.SKIPPED, decided.why)
+            return f"skipped: {decided.why}"
+        if isinstance(decided, Delay):
+            notice.next_attempt_at = decided.until
+            notice.save(update_fields=["next_attempt_at"])
+            return f"delayed until {decided.until.isoformat()}: {decided.why}"
+        if notice.attempts >= settings.NOTICE_MAX_ATTEMPTS:
+            return _give_up(notice)
+        return _lease(notice, decided, prefs, now)
 
 
 def _decide(notice: Notice, prefs: Preferences, now: datetime) -> Skip | Delay | Recipient:
@@ -89,20 +138,16 @@ def _decide(notice: Notice, prefs: Preferences, now: datetime) -> Skip | Delay |
     if notice.kind == Kind.YOUR_TURN and (about_turn := _turn_check(notice, now)):
         return about_turn
     found = _channel_check(notice, prefs)
-    if (
-        isinstance(found, Recipient)
-        and notice.kind == Kind.YOUR_TURN
-        and notice.channel == Channel.EMAIL
-    ):
+    if isinstance(found, Recipient) and _is_turn_email(notice):
         return _spacing_check(prefs, now) or found
     return found
 
 
 def _locked_prefs(notice: Notice) -> Preferences:
-    """The player's preferences, locked for a "your turn" e-mail (one at a time per
-    player: the spacing and the folding need it)."""
+    """The player's preferences, locked for a "your turn" e-mail's claim (one claim at a
+    time per player: the spacing needs it)."""
     prefs, _ = Preferences.objects.get_or_create(player=notice.player)
-    if notice.kind == Kind.YOUR_TURN and notice.channel == Channel.EMAIL:
+    if _is_turn_email(notice):
         prefs = Preferences.objects.select_for_update().get(pk=prefs.pk)
     return prefs
 
@@ -138,6 +183,8 @@ def _channel_check(notice: Notice, prefs: Preferences) -> Skip | Recipient:
     if notice.channel == Channel.PUSH:
         if prefs.push_stopped_at:
             return Skip("push failed for good")
+        if not push.reachable(notice.player_id):
+            return Skip("no browser or app registered on a push channel that is on here")
         return Recipient(notice.player, "")
     email = EmailAddress.objects.filter(player=notice.player).first()
     if email is None or not email.confirmed:
@@ -159,35 +206,76 @@ def _spacing_check(prefs: Preferences, now: datetime) -> Delay | None:
     return None
 
 
-def _attempt(notice: Notice, recipient: Recipient, prefs: Preferences, now: datetime) -> str:
-    said = content.for_notice(notice.kind, notice.event, notice.player)
-    notice.attempts += 1
-    try:
-        SENDERS[notice.channel](recipient, notice.kind, notice.table.code, said)
-    except TransientError as exc:
-        Attempt.objects.create(notice=notice, outcome=AttemptOutcome.TRANSIENT, error=str(exc))
-        if notice.attempts >= settings.NOTICE_MAX_ATTEMPTS:
-            _finish(notice, NoticeStatus.FAILED, f"gave up after {notice.attempts} attempts")
-            return "failed: too many transient errors"
-        pause = settings.NOTICE_RETRY_AFTER * 2 ** (notice.attempts - 1)
-        notice.next_attempt_at = now + min(pause, settings.NOTICE_RETRY_MAX_PAUSE)
-        notice.save(update_fields=["attempts", "next_attempt_at"])
-        return f"retry at {notice.next_attempt_at.isoformat()}"
-    except PermanentError as exc:
-        Attempt.objects.create(notice=notice, outcome=AttemptOutcome.PERMANENT, error=str(exc))
-        _stop_channel(notice, recipient, prefs, str(exc))
-        _finish(notice, NoticeStatus.FAILED, f"permanent error: {exc}"[:200])
-        return "failed: permanent error"
-    Attempt.objects.create(notice=notice, outcome=AttemptOutcome.SENT)
-    _finish(notice, NoticeStatus.SENT, "sent")
-    if notice.kind == Kind.YOUR_TURN and notice.channel == Channel.EMAIL:
+def _lease(notice: Notice, recipient: Recipient, prefs: Preferences, now: datetime) -> Claim:
+    """Take the notice for one attempt: past the lease it is due again, should this
+    worker never record the outcome."""
+    spacing_before, folds = prefs.last_turn_email_at, []
+    if _is_turn_email(notice):
+        folds = list(
+            _pending_turn_emails(notice.player_id)
+            .exclude(pk=notice.pk)
+            .values_list("pk", flat=True)
+        )
         prefs.last_turn_email_at = now
         prefs.save(update_fields=["last_turn_email_at"])
-        _fold_into(notice)
-    return "sent"
+    # Written after the folds are read: every table of theirs still waiting is listed.
+    said = content.for_notice(notice.kind, notice.event, notice.player)
+    # A request per device, or the one mail, each NOTICE_SEND_TIMEOUT at most; and one
+    # more for the rest of the work.
+    requests = push.reachable(notice.player_id) if notice.channel == Channel.PUSH else 1
+    notice.attempts += 1
+    notice.next_attempt_at = now + settings.NOTICE_SEND_TIMEOUT * (requests + 1)
+    notice.save(update_fields=["attempts", "next_attempt_at"])
+    attempt = Attempt.objects.create(notice=notice, outcome=AttemptOutcome.IN_FLIGHT)
+    return Claim(notice, attempt, recipient, said, now, spacing_before, folds)
 
 
-def _stop_channel(notice: Notice, recipient: Recipient, prefs: Preferences, error: str) -> None:
+def _record(claim: Claim, error: DeliveryError | None) -> str:
+    """The attempt's outcome, and what it means for the notice unless another claim took
+    the notice since (its lease ran out first); in a transaction of its own."""
+    if error is None:
+        outcome = AttemptOutcome.SENT
+    elif isinstance(error, PermanentError):
+        outcome = AttemptOutcome.PERMANENT
+    else:
+        outcome = AttemptOutcome.TRANSIENT
+    with transaction.atomic():
+        Attempt.objects.filter(pk=claim.attempt.pk).update(
+            outcome=outcome, error=str(error) if error else ""
+        )
+        notice = (
+            Notice.objects.select_for_update()
+            .filter(pk=claim.notice.pk, status=NoticeStatus.PENDING, attempts=claim.notice.attempts)
+            .first()
+        )
+        if notice is None:
+            return f"{outcome}, but the notice was claimed again or ended meanwhile"
+        if error is None:
+            _finish(notice, NoticeStatus.SENT, "sent")
+            _fold_into(notice, claim.folds)
+            return "sent"
+        if _is_turn_email(notice):
+            Preferences.objects.filter(
+                player_id=notice.player_id, last_turn_email_at=claim.at
+            ).update(last_turn_email_at=claim.spacing_before)
+        if isinstance(error, PermanentError):
+            _stop_channel(notice, claim.recipient, str(error))
+            _finish(notice, NoticeStatus.FAILED, f"permanent error: {error}"[:200])
+            return "failed: permanent error"
+        if notice.attempts >= settings.NOTICE_MAX_ATTEMPTS:
+            return _give_up(notice)
+        pause = settings.NOTICE_RETRY_AFTER * 2 ** (notice.attempts - 1)
+        notice.next_attempt_at = timezone.now() + min(pause, settings.NOTICE_RETRY_MAX_PAUSE)
+        notice.save(update_fields=["next_attempt_at"])
+        return f"retry at {notice.next_attempt_at.isoformat()}"
+
+
+def _give_up(notice: Notice) -> str:
+    _finish(notice, NoticeStatus.FAILED, f"gave up after {notice.attempts} attempts")
+    return "failed: too many attempts"
+
+
+def _stop_channel(notice: Notice, recipient: Recipient, error: str) -> None:
     """A permanent error stops the channel: the address is suppressed, or push is
     stopped for the player until they register again."""
     if notice.channel == Channel.EMAIL:
@@ -196,22 +284,33 @@ def _stop_channel(notice: Notice, recipient: Recipient, prefs: Preferences, erro
             defaults={"reason": SuppressionReason.FAILED, "detail": error},
         )
     else:
-        prefs.push_stopped_at = timezone.now()
-        prefs.save(update_fields=["push_stopped_at"])
-
-
-def _fold_into(sent: Notice) -> None:
-    """The player's other pending "your turn" e-mails are told by the one just sent,
-    which listed every table waiting. Rows another worker holds are left to it."""
-    others = list(
-        Notice.objects.select_for_update(skip_locked=True)
-        .filter(
-            player=sent.player,
-            channel=Channel.EMAIL,
-            kind=Kind.YOUR_TURN,
-            status=NoticeStatus.PENDING,
+        Preferences.objects.filter(player_id=notice.player_id).update(
+            push_stopped_at=timezone.now()
         )
-        .exclude(pk=sent.pk)
+
+
+def _is_turn_email(notice: Notice) -> bool:
+    return notice.kind == Kind.YOUR_TURN and notice.channel == Channel.EMAIL
+
+
+def _pending_turn_emails(player_id: int) -> QuerySet[Notice]:
+    return Notice.objects.filter(
+        player_id=player_id,
+        channel=Channel.EMAIL,
+        kind=Kind.YOUR_TURN,
+        status=NoticeStatus.PENDING,
+    )
+
+
+def _fold_into(sent: Notice, folds: list[int]) -> None:
+    """The player's other "your turn" e-mails pending when `sent` was claimed are told by
+    it: it listed every table waiting then. Those another worker is sending now (locked
+    or in flight) are left to it."""
+    others = list(
+        _pending_turn_emails(sent.player_id)
+        .select_for_update(skip_locked=True)
+        .filter(pk__in=folds)
+        .exclude(attempts_made__outcome=AttemptOutcome.IN_FLIGHT)
         .values_list("pk", flat=True)
     )
     Notice.objects.filter(pk__in=others).update(
@@ -221,12 +320,12 @@ def _fold_into(sent: Notice) -> None:
 
 def _finish(notice: Notice, status: NoticeStatus, outcome: str) -> None:
     notice.status, notice.outcome, notice.done_at = status, outcome, timezone.now()
-    notice.save(update_fields=["status", "outcome", "done_at", "attempts"])
+    notice.save(update_fields=["status", "outcome", "done_at"])
 
 
 def due_notices(limit: int = 1000) -> list[int]:
-    """Pending notices whose time has come: delayed, retried, or never sent because
-    their task was lost (broker or worker down)."""
+    """Pending notices whose time has come: delayed, retried, never sent because their
+    task was lost (broker or worker down), or leased by a worker that stopped."""
     return list(
         Notice.objects.filter(status=NoticeStatus.PENDING, next_attempt_at__lte=timezone.now())
         .order_by("next_attempt_at")

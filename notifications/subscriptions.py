@@ -5,7 +5,9 @@ An endpoint or a token names one browser or app install: registering it again up
 and moves it to the caller if another player had it (the browser now plays as the caller,
 who alone should be told). Each player may register at most PUSH_MAX_PER_PLAYER of each
 kind; the player's row is locked while counting, so two registrations at once cannot
-both take the last place.
+both take the last place. Registering also starts push again for a player it had stopped
+for (`Preferences.push_stopped_at`, set when every device failed for good): the player
+has somewhere new to receive it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from django.db import transaction
 
 from bansugoroku.games.errors import SubscriptionNotFound, TooManySubscriptions
 from bansugoroku.games.models import Player
-from notifications.models import DeviceToken, PushSubscription
+from notifications.models import DeviceToken, Preferences, PushSubscription
 
 _Target = TypeVar("_Target", PushSubscription, DeviceToken)
 
@@ -64,6 +66,9 @@ def _register(
             )
         target, created = model.objects.update_or_create(
             **key, defaults={"player": player, **fields}
+        )
+        Preferences.objects.filter(player=player, push_stopped_at__isnull=False).update(
+            push_stopped_at=None
         )
     return target, created
 

@@ -48,7 +48,7 @@ def send(subscription: PushSubscription, payload: dict[str, Any]) -> None:
             vapid_private_key=Vapid02.from_raw(key.encode()),
             vapid_claims={"sub": settings.VAPID_SUBJECT},
             ttl=settings.PUSH_TTL,
-            timeout=settings.PUSH_TIMEOUT,
+            timeout=settings.NOTICE_SEND_TIMEOUT.total_seconds(),
             headers=headers,
         )
     except requests.RequestException as error:

@@ -152,8 +152,22 @@ def test_anymail_is_configured_from_the_environment_alone():
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == (
         "anymail.backends.postmark.EmailBackend "
-        "[('POSTMARK_API_URL', 'http://127.0.0.1:9/'), ('POSTMARK_SERVER_TOKEN', 'token')]"
+        "[('POSTMARK_API_URL', 'http://127.0.0.1:9/'), ('POSTMARK_SERVER_TOKEN', 'token'), "
+        "('REQUESTS_TIMEOUT', 15.0)]"
     )
+
+
+def test_one_timeout_bounds_every_request_to_a_provider():
+    env = {**PRODUCTION_ENV, "NOTICE_SEND_TIMEOUT": "5s", "ANYMAIL_REQUESTS_TIMEOUT": "60"}
+    expression = (
+        "settings.NOTICE_SEND_TIMEOUT.total_seconds(), settings.EMAIL_TIMEOUT, "
+        "settings.ANYMAIL['REQUESTS_TIMEOUT']"
+    )
+    result = load_settings(env, expression)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "5.0 5.0 5.0"
+    refused = load_settings({**PRODUCTION_ENV, "NOTICE_SEND_TIMEOUT": "0"})
+    assert "ImproperlyConfigured: NOTICE_SEND_TIMEOUT='0' must be at least" in refused.stderr
 
 
 def test_production_settings_load():

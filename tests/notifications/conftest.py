@@ -1,5 +1,5 @@
-"""Notices go through anymail's real Postmark backend, and pywebpush's real requests, to
-servers on loopback."""
+"""Notices go through anymail's real Postmark backend, pywebpush's and pyfcm's real
+requests, to servers on loopback."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.notifications.fcm_service import Google
 from tests.notifications.loopback import Loopback, loopback_server
 from tests.notifications.postmark import FakePostmark, fake_postmark
 
@@ -15,7 +16,10 @@ from tests.notifications.postmark import FakePostmark, fake_postmark
 def postmark(settings) -> Iterator[FakePostmark]:
     with fake_postmark() as fake:
         settings.EMAIL_BACKEND = "anymail.backends.postmark.EmailBackend"
-        settings.ANYMAIL = {"POSTMARK_SERVER_TOKEN": "test-token", "POSTMARK_API_URL": fake.url}
+        settings.ANYMAIL = settings.ANYMAIL | {
+            "POSTMARK_SERVER_TOKEN": "test-token",
+            "POSTMARK_API_URL": fake.url,
+        }
         settings.SITE_URL = "https://play.example.com"
         yield fake
 
@@ -24,3 +28,13 @@ def postmark(settings) -> Iterator[FakePostmark]:
 def push_service() -> Iterator[Loopback]:
     with loopback_server() as server:
         yield server
+
+
+@pytest.fixture
+def google(settings) -> Iterator[Google]:
+    """FCM on: its token endpoint and API on loopback."""
+    with loopback_server() as server:
+        google = Google(server)
+        settings.FCM_CREDENTIALS = google.account
+        settings.FCM_API_URL = f"{server.url}/v1/projects"
+        yield google

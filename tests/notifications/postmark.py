@@ -1,6 +1,7 @@
 """A loopback HTTP server playing Postmark's send API, so anymail's real Postmark
 backend runs end to end: it records every message posted and answers as Postmark does
-(accepted, an inactive recipient, or down)."""
+(accepted, an inactive recipient, or down), at once or after holding the request, as a
+slow or stalled provider does."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -43,16 +44,32 @@ class FakePostmark:
     answer: str = "ok"
     """"ok", "inactive" (the recipient bounced before: 422, ErrorCode 406), "down" (500)."""
     delay: float = 0.0
+    """Seconds each request is held before it is answered (and recorded in `received`),
+    unless `release()` is called."""
+    released: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def release(self) -> None:
+        """Answer the requests being held now, and every later one at once."""
+        self.released.set()
+
     def wait_for(self, count: int, timeout: float = 20) -> list[Received]:
+        """The mails answered, once there are `count` of them."""
+        self._wait(lambda: len(self.received) >= count, f"{count} mails answered", timeout)
+        return list(self.received)
+
+    def wait_for_arrival(self, count: int, timeout: float = 20) -> None:
+        """Until `count` requests reached the server, answered or held."""
+        self._wait(lambda: self.arrived >= count, f"{count} requests arrived", timeout)
+
+    def _wait(self, done: Callable[[], bool], what: str, timeout: float) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self.lock:
-                if len(self.received) >= count:
-                    return list(self.received)
+                if done():
+                    return
             time.sleep(0.05)
-        raise AssertionError(f"{count} mails expected, {len(self.received)} arrived")
+        raise AssertionError(f"{what} expected; {self.arrived} arrived, {self.received}")
 
 
 def _handler(fake: FakePostmark) -> type[BaseHTTPRequestHandler]:
@@ -62,7 +79,7 @@ def _handler(fake: FakePostmark) -> type[BaseHTTPRequestHandler]:
             body = json.loads(self.rfile.read(length))
             with fake.lock:
                 fake.arrived += 1
-            time.sleep(fake.delay)
+            fake.released.wait(fake.delay)
             with fake.lock:
                 fake.received.append(Received(self.path, dict(self.headers), body))
             if fake.answer == "down":
@@ -92,11 +109,14 @@ def _handler(fake: FakePostmark) -> type[BaseHTTPRequestHandler]:
 
         def _answer(self, status: int, payload: dict[str, Any]) -> None:
             data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up or was killed while the request was held
 
         def log_message(self, format: str, *args: Any) -> None:
             pass
@@ -114,5 +134,6 @@ def fake_postmark() -> Iterator[FakePostmark]:
     try:
         yield fake
     finally:
+        fake.release()
         server.shutdown()
         server.server_close()

@@ -18,8 +18,10 @@ from tests.notifications.postmark import FakePostmark
 
 @contextmanager
 def worker_processes(
-    postmark: FakePostmark, *, count: int = 1, threads: int = 1
+    postmark: FakePostmark, *, count: int = 1, threads: int = 1, **settings: str
 ) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """`count` workers of `threads` threads; `settings` are more environment variables,
+    e.g. `NOTICE_SEND_TIMEOUT="1s"`."""
     db = connections["default"].settings_dict
     env = os.environ | {
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
@@ -31,6 +33,7 @@ def worker_processes(
         "ANYMAIL_POSTMARK_API_URL": postmark.url,
         "NOTICE_LOOKING_WINDOW": "0",
         "NOTICE_EMAIL_SPACING": "0",
+        **settings,
     }
     command = [sys.executable, "-m", "celery", "-A", "bansugoroku", "worker", "-P", "threads"]
     quiet = ["--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"]

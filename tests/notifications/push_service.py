@@ -37,13 +37,17 @@ class Browser:
         self.endpoint = f"{push_service.url}/push/{name}"
         self.path = f"/push/{name}"
 
-    def subscribe(self, player: Player) -> PushSubscription:
+    def subscription(self) -> dict:
+        """The subscription as the browser's `PushSubscription.toJSON()` gives it."""
         point = self.key.public_key().public_bytes(
             serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
         )
-        return PushSubscription.objects.create(
-            player=player, endpoint=self.endpoint, p256dh=b64(point), auth=b64(self.auth)
-        )
+        keys = {"p256dh": b64(point), "auth": b64(self.auth)}
+        return {"endpoint": self.endpoint, "expirationTime": None, "keys": keys}
+
+    def subscribe(self, player: Player) -> PushSubscription:
+        keys = self.subscription()["keys"]
+        return PushSubscription.objects.create(player=player, endpoint=self.endpoint, **keys)
 
     def decrypt(self, request: Received) -> dict:
         assert request.headers["content-encoding"] == "aes128gcm"

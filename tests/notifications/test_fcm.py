@@ -1,37 +1,28 @@
-"""FCM end to end, up to Google's door: FCM cannot be reached from here, so a server on
-loopback plays both Google's OAuth token endpoint and FCM's HTTP v1 API. The test's
-service account (a fresh RSA key) names that token endpoint in its `token_uri`, as a
-real account's JSON names Google's, and FCM_API_URL points pyfcm at the same server. So
-google-auth's real signed token request and pyfcm's real message request arrive there:
-the server verifies the JWT assertion with the account's public key, checks the access
-token on the message, and answers as FCM does (200, 404 UNREGISTERED, 429, 500).
+"""FCM end to end, up to Google's door (`tests/notifications/fcm_service.py`):
+google-auth's real signed token request and pyfcm's real message request arrive at a
+server on loopback, which checks them and answers as FCM does (200, 404 UNREGISTERED,
+429, 500).
 """
 
 from __future__ import annotations
 
-import base64
-import json
+import threading
 import time
-from collections.abc import Iterator
-from urllib.parse import parse_qs
+from datetime import timedelta
 
 import pytest
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from bansugoroku.games import services
 from bansugoroku.games.models import Player
 from notifications.errors import PermanentError, TransientError
 from notifications.models import DeviceToken, PushSubscription
-from notifications.push import send_to_player
-from tests.notifications.loopback import Loopback, Received, Reply, loopback_server
+from notifications.push import reachable, send_to_player
+from tests.notifications.fcm_service import SEND_PATH, UNREGISTERED, Google
+from tests.notifications.loopback import Reply, loopback_server
 from tests.notifications.test_webpush import Browser
 
 pytestmark = pytest.mark.django_db
 
-PROJECT = "bansugoroku-test"
-ACCESS_TOKEN = "ya29.loopback-test-token"
-SEND_PATH = f"/v1/projects/{PROJECT}/messages:send"
 PAYLOAD = {
     "kind": "your_turn",
     "title": "Your turn",
@@ -39,83 +30,6 @@ PAYLOAD = {
     "url": "/t/ABC234",
     "table": "ABC234",
 }
-UNREGISTERED = {
-    "error": {
-        "code": 404,
-        "message": "Requested entity was not found.",
-        "status": "NOT_FOUND",
-        "details": [
-            {
-                "@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError",
-                "errorCode": "UNREGISTERED",
-            }
-        ],
-    }
-}
-
-
-def unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-class Google:
-    """The token endpoint and FCM, on one loopback server."""
-
-    def __init__(self, server: Loopback) -> None:
-        self.server = server
-        self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-        self.account = {
-            "type": "service_account",
-            "project_id": PROJECT,
-            "private_key_id": "test-key",
-            "private_key": self.key.private_bytes(
-                serialization.Encoding.PEM,
-                serialization.PrivateFormat.PKCS8,
-                serialization.NoEncryption(),
-            ).decode(),
-            "client_email": f"push@{PROJECT}.iam.gserviceaccount.com",
-            "client_id": "1",
-            "token_uri": f"{server.url}/token",
-        }
-        server.route("/token", self.token)
-        self.answers: dict[str, Reply] = {}
-        server.route(SEND_PATH, self.send)
-
-    def token(self, request: Received) -> Reply:
-        form = parse_qs(request.body.decode())
-        assert form["grant_type"] == ["urn:ietf:params:oauth:grant-type:jwt-bearer"]
-        header, claims, signature = form["assertion"][0].split(".")
-        self.key.public_key().verify(
-            unb64(signature),
-            f"{header}.{claims}".encode(),
-            padding.PKCS1v15(),
-            hashes.SHA256(),
-        )
-        decoded = json.loads(unb64(claims))
-        assert decoded["iss"] == self.account["client_email"]
-        assert decoded["aud"] == "https://oauth2.googleapis.com/token"  # as Google checks it
-        assert decoded["scope"] == "https://www.googleapis.com/auth/firebase.messaging"
-        assert decoded["exp"] > time.time()
-        return Reply(
-            200, {"access_token": ACCESS_TOKEN, "expires_in": 3600, "token_type": "Bearer"}
-        )
-
-    def send(self, request: Received) -> Reply:
-        assert request.headers["authorization"] == f"Bearer {ACCESS_TOKEN}"
-        token = json.loads(request.body)["message"]["token"]
-        return self.answers.get(token, Reply(200, {"name": f"projects/{PROJECT}/messages/1"}))
-
-    def messages(self) -> list[dict]:
-        return [json.loads(r.body) for r in self.server.requests if r.path == SEND_PATH]
-
-
-@pytest.fixture
-def google(settings) -> Iterator[Google]:
-    with loopback_server() as server:
-        google = Google(server)
-        settings.FCM_CREDENTIALS = google.account
-        settings.FCM_API_URL = f"{server.url}/v1/projects"
-        yield google
 
 
 @pytest.fixture
@@ -191,6 +105,21 @@ def test_a_token_endpoint_that_cannot_be_reached_is_worth_retrying(settings, pla
         send_to_player(player.pk, PAYLOAD)
 
 
+def test_a_token_endpoint_that_stalls_is_worth_retrying_within_the_timeout(
+    google, player, settings
+):
+    """google-auth waits 120 s for an access token: NOTICE_SEND_TIMEOUT bounds it too."""
+    settings.NOTICE_SEND_TIMEOUT = timedelta(seconds=1)
+    answered = threading.Event()
+    google.server.route("/token", lambda request: answered.wait(5) or google.token(request))
+    DeviceToken.objects.create(player=player, token="app", platform="android")
+    began = time.monotonic()
+    with pytest.raises(TransientError):
+        send_to_player(player.pk, PAYLOAD)
+    assert time.monotonic() - began < 4
+    answered.set()
+
+
 def test_credentials_google_refuses_fail_for_good(google, player):
     google.server.route("/token", Reply(400, {"error": "invalid_grant"}))
     DeviceToken.objects.create(player=player, token="app", platform="android")
@@ -199,11 +128,13 @@ def test_credentials_google_refuses_fail_for_good(google, player):
     assert DeviceToken.objects.count() == 1
 
 
-def test_without_credentials_fcm_is_off(settings, player):
+def test_without_credentials_fcm_is_off_and_the_apps_are_left_alone(settings, player):
+    """The server's configuration, not the player's error: nothing is tried or deleted."""
     settings.FCM_CREDENTIALS = None
     DeviceToken.objects.create(player=player, token="app", platform="android")
-    with pytest.raises(PermanentError, match="FCM is off"):
-        send_to_player(player.pk, PAYLOAD)
+    assert reachable(player.pk) == 0
+    send_to_player(player.pk, PAYLOAD)
+    assert DeviceToken.objects.count() == 1
 
 
 def test_the_app_gets_it_though_the_browser_is_gone(google, player):

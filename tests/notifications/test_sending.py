@@ -26,6 +26,7 @@ from notifications.models import (
     Suppression,
     TableMute,
 )
+from tests.factories import EmailAddressFactory, PlayerFactory
 from tests.notifications.helpers import deliver, notice, play_turn, player, started, unseen
 from tests.notifications.loopback import Reply
 from tests.notifications.push_service import Browser, check_vapid
@@ -222,6 +223,25 @@ def test_a_transient_error_is_retried_later_with_a_growing_pause(postmark):
         Attempt.objects.filter(notice=turn).order_by("pk").values_list("outcome", flat=True)
     )
     assert outcomes == ["transient", "transient", "sent"]
+
+
+def test_a_turn_mail_that_failed_gives_the_spacing_back(postmark):
+    """Its claim took the spacing; no mail went out, so the next turn mail goes at once
+    (and tells the failed one's table too)."""
+    postmark.answer = "down"
+    host = EmailAddressFactory().player
+    failed, second = started(host, PlayerFactory()), started(host, PlayerFactory())
+    for table in (failed, second):
+        deliver(table)
+        unseen(table)
+    assert sending.send_notice(notice(failed, host, "your_turn").pk).startswith("retry at")
+    assert Preferences.objects.get(player=host).last_turn_email_at is None
+    postmark.answer = "ok"
+
+    assert sending.send_notice(notice(second, host, "your_turn").pk) == "sent"
+
+    assert postmark.received[-1].body["Subject"] == "Your turn at 2 tables"
+    assert notice(failed, host, "your_turn").outcome.startswith("folded into")
 
 
 def test_a_permanent_error_suppresses_the_address_and_stops_its_mail(postmark):

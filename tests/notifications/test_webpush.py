@@ -12,7 +12,7 @@ from bansugoroku.games import services
 from bansugoroku.games.models import Player
 from notifications.errors import PermanentError, TransientError
 from notifications.models import PushSubscription
-from notifications.push import send_to_player
+from notifications.push import reachable, send_to_player
 from tests.notifications.loopback import Reply, loopback_server
 from tests.notifications.push_service import Browser, check_vapid
 
@@ -147,9 +147,13 @@ def test_a_player_with_nowhere_to_send_is_no_error(player):
     send_to_player(player.pk, PAYLOAD)
 
 
-def test_without_a_vapid_key_web_push_is_off(push_service, player, settings):
+def test_without_a_vapid_key_web_push_is_off_and_the_browsers_are_left_alone(
+    push_service, player, settings
+):
+    """The server's configuration, not the player's error: nothing is tried or deleted."""
     settings.VAPID_PRIVATE_KEY = None
     Browser(push_service, "x").subscribe(player)
-    with pytest.raises(PermanentError, match="off"):
-        send_to_player(player.pk, PAYLOAD)
+    assert reachable(player.pk) == 0
+    send_to_player(player.pk, PAYLOAD)
     assert push_service.requests == []
+    assert PushSubscription.objects.count() == 1

@@ -1,6 +1,7 @@
 """Notices through real Celery workers over a real broker (Redis in CI) to the loopback
-Postmark: a move made through the API mails the opponent, and several workers racing
-over the same notices send each exactly once."""
+Postmark: a move made through the API mails the opponent, several workers racing over
+the same notices send each exactly once, and over one player's turn mails keep their
+spacing and fold them into one."""
 
 from __future__ import annotations
 
@@ -15,10 +16,12 @@ from django.utils import timezone
 from bansugoroku.celery import app
 from bansugoroku.games import services
 from engine.rules import Rules
-from notifications.models import Attempt, EmailAddress, Notice
+from notifications.models import Attempt, EmailAddress, Notice, default_kinds
 from notifications.tasks import send_due, send_notice
 from tests.client import Api, mover, open_table
+from tests.factories import EmailAddressFactory, PlayerFactory, PreferencesFactory
 from tests.games.test_tasks import worker_running
+from tests.notifications.helpers import deliver, started
 from tests.notifications.postmark import FakePostmark
 from tests.notifications.processes import worker_processes
 
@@ -108,3 +111,32 @@ def test_two_workers_racing_over_the_same_notices_send_each_once(postmark, two_w
     assert Counter(m.to for m in mails) == {f"host{n}@example.com": 1 for n in range(count)}
     assert set(Notice.objects.values_list("status", flat=True)) == {"sent"}
     assert Attempt.objects.count() == count
+
+
+def test_workers_keep_a_players_turn_mail_spacing_while_one_is_in_flight(postmark):
+    """Two turn mails of one player are claimed at once: the first reserves the spacing
+    while the provider holds it, so the second waits (without waiting for the provider)
+    and is folded into the first, which lists both tables."""
+    postmark.delay = 30
+    app.control.purge()
+    host = EmailAddressFactory().player
+    PreferencesFactory(player=host, email_kinds=default_kinds() | {"opponent_joined": False})
+    tables = [started(host, PlayerFactory()) for _ in range(2)]
+    for table in tables:
+        deliver(table)  # both notices are pending before either is claimed
+    with worker_processes(postmark, threads=2, NOTICE_EMAIL_SPACING="1h"):
+        postmark.wait_for_arrival(1)
+        deadline = time.monotonic() + 20
+        later = timezone.now() + timedelta(minutes=30)
+        while not Notice.objects.filter(next_attempt_at__gt=later).exists():
+            assert time.monotonic() < deadline, "the second claim waited for the provider"
+            time.sleep(0.1)
+        assert postmark.arrived == 1
+        postmark.release()
+        (mail,) = postmark.wait_for(1)
+        time.sleep(1)  # a second mail would arrive by now
+    assert postmark.arrived == 1
+    assert mail.body["Subject"] == "Your turn at 2 tables"
+    done = {n.pk: (n.status, n.outcome) for n in Notice.objects.filter(kind="your_turn")}
+    sent = next(pk for pk, (status, _) in done.items() if status == "sent")
+    assert sorted(done.values()) == [("sent", "sent"), ("skipped", f"folded into {sent}")]
