@@ -185,6 +185,14 @@ def cpu_move(*, code: str, game_number: int, turn_number: int) -> Change | None:
     longer the CPU's to play: the task ran twice, or the game ended or moved on."""
     with _change():
         table = lock_table(code)
+        # The game is read again under the lock. A run that waited for the lock while a
+        # duplicate played the turn reads the table row as that one committed it, but
+        # the game joined to it as before (PostgreSQL's READ COMMITTED re-reads only the
+        # rows it locks): it would play the turn again, and fail on the history's unique
+        # turn number. A person's change needs no second read: the version it sends no
+        # longer matches the table's then.
+        if table.current_game_id is not None:
+            table.current_game = Game.objects.get(pk=table.current_game_id)
         game = table.current_game
         if (
             table.state != TableState.PLAYING

@@ -4,14 +4,21 @@ real worker reading the `turn_started` events."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import Any
 
+import psycopg
 import pytest
+from django.db import connection
 
 from bansugoroku.celery import app
 from bansugoroku.games import services
 from bansugoroku.games.models import Event, Game, Table, Turn
 from bansugoroku.games.replay import replay_game
 from tests.client import Api
+from tests.factories import TableFactory
 from tests.games.test_tasks import worker_running
 
 
@@ -90,3 +97,96 @@ def test_a_whole_game_against_the_cpu_through_the_api_and_a_worker():
     seats = set(Turn.objects.filter(game=game).exclude(moves=[]).values_list("seat", flat=True))
     assert seats == {0, 1}, "both the person and the CPU played"
     assert not Event.objects.filter(table__code=code, delivered_at=None).exists()
+
+
+BACK_WITHIN = 30.0
+"""Seconds a test waits for the CPU's play."""
+
+
+def a_cpu_table_at_the_cpus_turn() -> tuple[str, int]:
+    """A table where the CPU is to play, as its player's last move left it, and its
+    turn number; no worker has run."""
+    table = TableFactory(cpu="easy")
+    human = Api(table.host.token)
+    started = human.post(f"tables/{table.code}/start", {"version": table.version})
+    assert started.status == 200, started.body
+    while human_to_move(table.code, human):
+        play_first_legal_move(table.code, human)
+    game = cpu_to_move(table.code)
+    assert game.turn_seat == 1 and not game.is_over
+    return table.code, game.turn_number
+
+
+def lock_waiters() -> int:
+    """How many database backends wait for a lock in the test database. (The first to
+    wait for a row waits for its holder, the next ones for the first.)"""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE wait_event_type = 'Lock' AND datname = current_database()"
+        )
+        (count,) = cursor.fetchone()
+    return int(count)
+
+
+def waiting_for(count: int) -> None:
+    """Wait until `count` backends wait for a lock."""
+    deadline = time.monotonic() + BACK_WITHIN
+    while (waiting := lock_waiters()) < count:
+        assert time.monotonic() < deadline, f"{waiting} of {count} waited for the table's row"
+        time.sleep(0.1)
+
+
+@contextmanager
+def row_locked(code: str) -> Iterator[psycopg.Connection[Any]]:
+    """The table's row locked on a connection of the test's own, as a long change would
+    hold it, until the block ends."""
+    s = connection.settings_dict
+    with psycopg.connect(
+        host=s["HOST"], port=s["PORT"] or None, user=s["USER"], password=s["PASSWORD"],
+        dbname=s["NAME"],
+    ) as holder:  # fmt: skip
+        holder.execute(
+            f"SELECT 1 FROM {Table._meta.db_table} WHERE code = %s FOR UPDATE", [code]
+        ).fetchone()
+        yield holder
+        holder.rollback()
+
+
+def played_once(code: str, turn: int, since: float) -> None:
+    """The CPU plays `turn` within BACK_WITHIN seconds of `since`, and only once: one
+    Turn row, one event after it (the next turn, or the game's end) with its play, once
+    no worker waits for the table any more."""
+    while not Turn.objects.filter(game__table__code=code, number=turn).exists():
+        assert time.monotonic() - since < BACK_WITHIN, f"turn {turn} was not played"
+        time.sleep(0.1)
+    while lock_waiters():
+        assert time.monotonic() - since < BACK_WITHIN, "a worker still waits for the table"
+        time.sleep(0.1)
+    (played,) = Turn.objects.filter(game__table__code=code, number=turn)
+    assert played.seat == 1
+    after = Event.objects.filter(table__code=code, payload__played__turn=turn)
+    assert [e.kind for e in after] in (["turn_started"], ["game_ended"])
+    assert replay_game(Game.objects.get(pk=played.game_id)) == []
+
+
+def play_in_a_thread(code: str, turn: int) -> bool:
+    """`cpu_turn` as a worker's thread runs it, on a database connection of its own."""
+    try:
+        return services.cpu_move(code=code, game_number=1, turn_number=turn) is not None
+    finally:
+        connection.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_runs_of_a_cpu_turn_that_waited_for_the_table_play_it_once():
+    """A turn queued twice (its event delivered twice, or queued again by the recovery
+    while a worker was about to play it): both runs wait for the table's row, and the
+    one that gets it second finds the turn played."""
+    code, turn = a_cpu_table_at_the_cpus_turn()
+    with row_locked(code) as holder, ThreadPoolExecutor(2) as pool:
+        runs = [pool.submit(play_in_a_thread, code, turn) for _ in range(2)]
+        waiting_for(2)
+        holder.rollback()
+        assert sorted(run.result() for run in runs) == [False, True]
+    played_once(code, turn, since=time.monotonic())
