@@ -38,7 +38,7 @@ run: install
 # The same processes one at a time, as the Procfile runs them, e.g. against a real
 # broker (CELERY_BROKER_URL=redis://...): the worker plays the CPU's turns and hands
 # events on; beat, of which exactly one runs, schedules the relay of undelivered
-# events and the hourly close of idle tables.
+# events, the recovery of the CPU's lost turns and the hourly close of idle tables.
 worker: install
 	$(DEV_ENV) $(BIN)/celery -A bansugoroku worker -l info
 

@@ -365,6 +365,7 @@ TABLE_FIELDS = [
     "updated_at",
     "active_at",
     "idle_warned",
+    "cpu_to_move",
 ]
 GAME_FIELDS = [
     "state",
@@ -397,9 +398,15 @@ def _commit(
     Helpers change instances; only this writes them. The seats given are those the
     change touched and the caller's own: a change counts as looking at the table, at
     no extra round trip. Every change is activity: it restarts the table's idle clock,
-    and its warnings (`games.idle`)."""
+    and its warnings (`games.idle`). It also notes whether the CPU is to play now."""
     table.version += 1
     table.active_at, table.idle_warned = timezone.now(), None
+    table.cpu_to_move = (
+        table.state == TableState.PLAYING
+        and game is not None
+        and not game.is_over
+        and bool(list(table.seats.all())[game.turn_seat].cpu)
+    )
     updates: list[tuple[Model, Sequence[str]]] = [(game, GAME_FIELDS)] if game else []
     updates += [(seat, SEAT_FIELDS) for seat in seats]
     queries.save([*updates, (table, TABLE_FIELDS)], [*turns, *written])
