@@ -39,11 +39,15 @@ run: install
 # broker (CELERY_BROKER_URL=redis://...): the worker plays the CPU's turns and hands
 # events on; beat, of which exactly one runs, schedules the relay of undelivered
 # events, the recovery of the CPU's lost turns and the hourly close of idle tables.
+# Unless SITE_URL is set, their links name the server `make run` starts with the same
+# HOST and PORT, as `make run` gives them (the worker has no request to follow).
+CELERY_ENV = $(DEV_ENV) SITE_URL="$${SITE_URL:-$(shell $(BIN)/python -m bansugoroku.devserver --site-url $(HOST) $(PORT))}"
+
 worker: install
-	$(DEV_ENV) $(BIN)/celery -A bansugoroku worker -l info
+	$(CELERY_ENV) $(BIN)/celery -A bansugoroku worker -l info
 
 beat: install
-	$(DEV_ENV) $(BIN)/celery -A bansugoroku beat -l info -s .celery/beat-schedule
+	$(CELERY_ENV) $(BIN)/celery -A bansugoroku beat -l info -s .celery/beat-schedule
 
 # Any management command, with the development settings: make manage ARGS="shell".
 manage: install
