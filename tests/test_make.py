@@ -165,6 +165,37 @@ def test_the_worker_and_beat_link_to_the_server_make_run_starts(monkeypatch):
     assert devserver.server_url("0.0.0.0", "8795") == "http://127.0.0.1:8795"
 
 
+def test_make_run_installs_what_running_needs_and_make_test_the_dev_group_too(tmp_path):
+    """What each target would install (`make -n`), as the stamps in .venv/ stand."""
+    for name in ("Makefile", "pyproject.toml", "uv.lock"):
+        shutil.copy(ROOT / name, tmp_path)
+    run_stamp, dev_stamp = tmp_path / ".venv/.install-stamp", tmp_path / ".venv/.dev-install-stamp"
+    run_stamp.parent.mkdir()
+    runtime = "uv sync --frozen --no-dev --inexact"
+    everything = "uv sync --frozen --all-groups --inexact"
+
+    def syncs(target: str) -> list[str]:
+        dry = make("-n", target, cwd=tmp_path)
+        assert dry.returncode == 0, dry.stderr
+        return [line.split("/")[-1] for line in dry.stdout.splitlines() if " sync " in line]
+
+    def stamped(path: Path, age: float) -> None:
+        path.touch()
+        os.utime(path, (time.time() - age,) * 2)
+
+    assert syncs("run") == [runtime]  # a fresh clone
+    assert syncs("test") == [runtime, everything]
+    stamped(run_stamp, 0)  # after `make run`, the tests add the dev group
+    assert syncs("test") == [everything]
+    stamped(dev_stamp, 0)  # after `make test`, running installs nothing
+    assert syncs("run") == syncs("lint") == syncs("bench") == []
+    stamped(run_stamp, 20)  # the lock changed since: both sync again
+    stamped(dev_stamp, 20)
+    stamped(tmp_path / "uv.lock", 10)
+    assert syncs("run") == [runtime]
+    assert syncs("test") == [runtime, everything]
+
+
 def test_own_names_are_real_and_never_a_wildcard():
     names = devserver.own_names()
     assert "*" not in names and "127.0.0.1" not in names
