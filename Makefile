@@ -4,6 +4,7 @@ UV_VERSION := 0.13.9
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.install-stamp
+DEV_STAMP := $(VENV)/.dev-install-stamp
 PYTEST_ARGS ?=
 # Set on the command line only (`make run HOST=0.0.0.0`: other devices on the network
 # too, see README); some shells export a HOST of their own.
@@ -20,15 +21,25 @@ DEV_ENV := DEBUG=$${DEBUG:-1}
 # mypy's Django plugin loads the settings, which never connect to this database.
 TYPECHECK_ENV := DEBUG=1 DATABASE_URL=postgres://127.0.0.1/typecheck
 
-.PHONY: install run worker beat manage admin messages test lint bench bench-cpu bench-api bench-sweep clean
+.PHONY: install install-dev run worker beat manage admin messages test lint bench bench-cpu bench-api bench-sweep clean
 
+# What running the service needs; `install-dev` adds the dev group (pytest, the linters,
+# Playwright...) for the tests, the linters and the benchmarks. --inexact: neither sync
+# removes what the other installed, so `make run` after `make test` keeps the dev group.
 install: $(STAMP)
+
+install-dev: $(DEV_STAMP)
 
 $(STAMP): pyproject.toml uv.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
-	$(BIN)/uv sync --frozen --all-groups --inexact
+	$(BIN)/uv sync --frozen --no-dev --inexact
 	$(BIN)/python -m bansugoroku.translations
+	touch $@
+
+# Older than $(STAMP) once the lock changed: synced again, with every group.
+$(DEV_STAMP): $(STAMP)
+	$(BIN)/uv sync --frozen --all-groups --inexact
 	touch $@
 
 # The whole service: the web server, a Celery worker and Celery beat; Ctrl-C stops them.
@@ -38,12 +49,16 @@ run: install
 # The same processes one at a time, as the Procfile runs them, e.g. against a real
 # broker (CELERY_BROKER_URL=redis://...): the worker plays the CPU's turns and hands
 # events on; beat, of which exactly one runs, schedules the relay of undelivered
-# events and the hourly close of idle tables.
+# events, the recovery of the CPU's lost turns and the hourly close of idle tables.
+# Unless SITE_URL is set, their links name the server `make run` starts with the same
+# HOST and PORT, as `make run` gives them (the worker has no request to follow).
+CELERY_ENV = $(DEV_ENV) SITE_URL="$${SITE_URL:-$(shell $(BIN)/python -m bansugoroku.devserver --site-url $(HOST) $(PORT))}"
+
 worker: install
-	$(DEV_ENV) $(BIN)/celery -A bansugoroku worker -l info
+	$(CELERY_ENV) $(BIN)/celery -A bansugoroku worker -l info
 
 beat: install
-	$(DEV_ENV) $(BIN)/celery -A bansugoroku beat -l info -s .celery/beat-schedule
+	$(CELERY_ENV) $(BIN)/celery -A bansugoroku beat -l info -s .celery/beat-schedule
 
 # Any management command, with the development settings: make manage ARGS="shell".
 manage: install
@@ -55,10 +70,10 @@ admin: install
 
 # Unless a broker is named, the tests' tasks go to kombu's in-memory transport, not to the
 # .celery/ folder that `make worker` reads: no stale backlog for the next development run.
-test: install
+test: install-dev
 	$(DEV_ENV) CELERY_BROKER_URL=$${CELERY_BROKER_URL:-memory://} $(BIN)/python -m pytest $(PYTEST_ARGS)
 
-lint: install
+lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(TYPECHECK_ENV) $(BIN)/mypy
@@ -70,12 +85,12 @@ messages: install
 	$(DEV_ENV) $(BIN)/python manage.py makemessages --no-obsolete --add-location file \
 		-l de -l fr -l ru -l ja -i staticfiles -i engine -i tests -i bench
 
-bench: install
+bench: install-dev
 	$(BIN)/python -m engine.bench
 
 # The CPU levels against each other and the baselines: a quick look, 100 games a pair.
 CPU_GAMES := 100
-bench-cpu: install
+bench-cpu: install-dev
 	for pair in "normal random" "normal pipcount" "normal easy" "easy random"; do \
 		set -- $$pair; $(BIN)/python -m engine match --a $$1 --b $$2 --games $(CPU_GAMES) || exit; \
 	done
@@ -83,11 +98,11 @@ bench-cpu: install
 	$(BIN)/python -m engine match --a normal --b pipcount --games $(CPU_GAMES) --finish bear_off
 
 # The move API on gunicorn with production settings; DATABASE_URL, else embedded PostgreSQL.
-bench-api: install
+bench-api: install-dev
 	$(BIN)/python -m bench.api_bench
 
 # Closing 100,000 and 1,000,000 idle tables, in a scratch database it makes and drops.
-bench-sweep: install
+bench-sweep: install-dev
 	$(BIN)/python -m bench.idle_sweep
 
 clean:

@@ -2,6 +2,7 @@
 server on HOST:PORT, a Celery worker and Celery beat, all on the same database and broker.
 
     python -m bansugoroku.devserver [HOST [PORT]]     (127.0.0.1 8000)
+    python -m bansugoroku.devserver --site-url HOST PORT
 
 Without DATABASE_URL and CELERY_BROKER_URL that is the embedded PostgreSQL and kombu's
 filesystem transport in `.celery/`, so a fresh machine needs no server of its own.
@@ -11,6 +12,9 @@ reach the server. Unless ALLOWED_HOSTS is set, it then allows this machine's own
 addresses and name besides localhost: never '*', with which any web page open in the
 developer's browser could reach the server through a name of its own (DNS rebinding).
 Invitation links follow the address a client used (SITE_URL unset in development).
+The worker serves no request whose address its links could follow, so unless SITE_URL
+is set, the worker and beat get the server's address as their SITE_URL (`--site-url`
+prints it, for `make worker` and `make beat`): the "your turn" mails then link to it.
 
 Each process runs in a process group of its own, and this one hands each group a
 single SIGINT when Ctrl-C (or SIGTERM) reaches it, or when one of them stops: as a
@@ -68,7 +72,19 @@ def allowed_hosts(host: str) -> list[str]:
     return list(dict.fromkeys([*LOCAL, bracketed]))
 
 
+def server_url(host: str, port: str) -> str:
+    """The base URL of the server on HOST:PORT; on every interface, at this machine's
+    first address that other devices can reach (else loopback)."""
+    if host in EVERY_INTERFACE:
+        host = next(iter(own_names()), "127.0.0.1")
+    bracketed = f"[{host}]" if ":" in host else host
+    return f"http://{bracketed}:{port}"
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--site-url"]:
+        print(server_url(argv[1], argv[2]))
+        return 0
     host = argv[0] if argv else "127.0.0.1"
     port = argv[1] if len(argv) > 1 else "8000"
     env = dict(os.environ)
@@ -90,7 +106,11 @@ def main(argv: list[str]) -> int:
     # Each line as it is written, so the three logs interleave in the order of events
     # even when the output is a pipe.
     env["PYTHONUNBUFFERED"] = "1"
-    return run_together([web, WORKER, BEAT], env)
+    # The worker's links can't follow a request's host: they name this server.
+    celery_env = (
+        env if env.get("SITE_URL", "").strip() else env | {"SITE_URL": server_url(host, port)}
+    )
+    return run_together([(web, env), (WORKER, celery_env), (BEAT, celery_env)])
 
 
 class Stop(Exception):
@@ -101,14 +121,15 @@ def _terminated(signum: int, frame: FrameType | None) -> None:
     raise Stop
 
 
-def run_together(commands: list[list[str]], env: dict[str, str]) -> int:
-    """Run the commands until Ctrl-C, SIGTERM or the end of any one of them; then stop
-    them all. Returns the status of the one that ended first, 130 after Ctrl-C."""
+def run_together(commands: list[tuple[list[str], dict[str, str]]]) -> int:
+    """Run the commands, each with its environment, until Ctrl-C, SIGTERM or the end of
+    any one of them; then stop them all. Returns the status of the one that ended first,
+    130 after Ctrl-C."""
     handlers = {name: signal.getsignal(name) for name in (signal.SIGINT, signal.SIGTERM)}
     signal.signal(signal.SIGTERM, _terminated)
     processes: list[subprocess.Popen[bytes]] = []
     try:
-        for command in commands:
+        for command, env in commands:
             processes.append(subprocess.Popen(command, env=env, process_group=0))
         while all(process.poll() is None for process in processes):
             time.sleep(0.2)

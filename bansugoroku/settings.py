@@ -437,11 +437,23 @@ if CELERY_BROKER_URL == "filesystem://":
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Events a worker never delivered (broker down, worker killed) are handed on again.
-# Notices that are due (delayed, retried, or lost on the way) are queued every minute;
-# every hour, tables idle for IDLE_CLOSE_DAYS close, and those near it are warned.
+# The CPU's turn is a message only: one lost (the broker down when the events were
+# delivered, or the worker killed while playing it, as Celery acknowledges a message
+# before running its task) is queued again once nothing changed at the table for this
+# long; the recovery looks this often.
+CPU_TURN_RETRY_AFTER = env_duration("CPU_TURN_RETRY_AFTER", timedelta(minutes=1))
+if not CPU_TURN_RETRY_AFTER:
+    raise ImproperlyConfigured("CPU_TURN_RETRY_AFTER must be at least 1s.")
+# Events a worker never delivered (broker down, worker killed) are handed on again, and
+# the CPU's lost turns queued again. Notices that are due (delayed, retried, or lost on
+# the way) are queued every minute; every hour, tables idle for IDLE_CLOSE_DAYS close,
+# and those near it are warned.
 CELERY_BEAT_SCHEDULE = {
     "relay-events": {"task": "games.relay_events", "schedule": 60.0},
+    "recover-cpu-turns": {
+        "task": "games.recover_cpu_turns",
+        "schedule": CPU_TURN_RETRY_AFTER.total_seconds(),
+    },
     "notices-due": {"task": "notifications.send_due", "schedule": 60.0},
     "close-idle-tables": {"task": "games.close_idle_tables", "schedule": 3600.0},
     # What the data page promises: old tables and unused players deleted (retention.py).

@@ -11,11 +11,13 @@ from tests.finished_games import Played, played_once
 
 
 @pytest.fixture(autouse=True)
-def fresh_rate_limits():
+def fresh_rate_limits(monkeypatch):
     """Rate-limit counters live in the cache (and in the process while Redis is down);
-    each test starts with none spent."""
+    each test starts with none spent, and with Redis not left alone after a failure."""
+    from bansugoroku import throttles
     from bansugoroku.throttles import process_counters
 
+    monkeypatch.setattr(throttles, "redis_breaker", throttles.RedisBreaker())
     cache.clear()
     process_counters.clear()
     yield

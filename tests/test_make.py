@@ -112,6 +112,10 @@ def test_make_run_serves_with_a_worker_and_beat_and_ctrl_c_stops_them_all():
             time.sleep(0.5)
         assert status == 200 and json.loads(body) == {"status": "ok"}
         started = psutil.Process(process.pid).children(recursive=True)
+        site_urls = {
+            role: {p.environ().get("SITE_URL") for p in started if role in p.cmdline()}
+            for role in ("worker", "runserver")
+        }
         served = set(json.loads(embedded_db.CLIENTS_FILE.read_text())) - already
         os.killpg(process.pid, signal.SIGINT)
         process.wait(timeout=60)
@@ -123,6 +127,9 @@ def test_make_run_serves_with_a_worker_and_beat_and_ctrl_c_stops_them_all():
     output = "".join(lines)
     assert "Traceback" not in output, output
     assert "Warm shutdown" in output, output
+    # The worker's mails link to this server; the web server's links follow each
+    # request's host.
+    assert site_urls == {"worker": {f"http://127.0.0.1:{port}"}, "runserver": {None}}
     assert not [p for p in started if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
     with embedded_db._locked():
         clients = embedded_db._read_clients()
@@ -143,6 +150,50 @@ def test_make_run_on_every_interface_allows_this_machine_but_not_any_host(monkey
     ]
     assert devserver.allowed_hosts("127.0.0.1") == ["localhost", "127.0.0.1", "[::1]"]
     assert devserver.allowed_hosts("10.0.0.5")[-1] == "10.0.0.5"
+
+
+def test_the_worker_and_beat_link_to_the_server_make_run_starts(monkeypatch):
+    """The worker has no request whose address its mails' links could follow."""
+    for target in ("worker", "beat"):
+        dry = make("-n", target, "PORT=8795")
+        assert dry.returncode == 0, dry.stderr
+        assert 'SITE_URL="${SITE_URL:-http://127.0.0.1:8795}"' in dry.stdout
+    monkeypatch.setattr(devserver, "own_names", lambda: ["192.168.1.23", "box", "box.local"])
+    assert devserver.server_url("0.0.0.0", "8795") == "http://192.168.1.23:8795"
+    assert devserver.server_url("::1", "8000") == "http://[::1]:8000"
+    monkeypatch.setattr(devserver, "own_names", lambda: [])
+    assert devserver.server_url("0.0.0.0", "8795") == "http://127.0.0.1:8795"
+
+
+def test_make_run_installs_what_running_needs_and_make_test_the_dev_group_too(tmp_path):
+    """What each target would install (`make -n`), as the stamps in .venv/ stand."""
+    for name in ("Makefile", "pyproject.toml", "uv.lock"):
+        shutil.copy(ROOT / name, tmp_path)
+    run_stamp, dev_stamp = tmp_path / ".venv/.install-stamp", tmp_path / ".venv/.dev-install-stamp"
+    run_stamp.parent.mkdir()
+    runtime = "uv sync --frozen --no-dev --inexact"
+    everything = "uv sync --frozen --all-groups --inexact"
+
+    def syncs(target: str) -> list[str]:
+        dry = make("-n", target, cwd=tmp_path)
+        assert dry.returncode == 0, dry.stderr
+        return [line.split("/")[-1] for line in dry.stdout.splitlines() if " sync " in line]
+
+    def stamped(path: Path, age: float) -> None:
+        path.touch()
+        os.utime(path, (time.time() - age,) * 2)
+
+    assert syncs("run") == [runtime]  # a fresh clone
+    assert syncs("test") == [runtime, everything]
+    stamped(run_stamp, 0)  # after `make run`, the tests add the dev group
+    assert syncs("test") == [everything]
+    stamped(dev_stamp, 0)  # after `make test`, running installs nothing
+    assert syncs("run") == syncs("lint") == syncs("bench") == []
+    stamped(run_stamp, 20)  # the lock changed since: both sync again
+    stamped(dev_stamp, 20)
+    stamped(tmp_path / "uv.lock", 10)
+    assert syncs("run") == [runtime]
+    assert syncs("test") == [runtime, everything]
 
 
 def test_own_names_are_real_and_never_a_wildcard():
@@ -213,7 +264,8 @@ def test_when_one_process_of_make_run_ends_the_others_are_stopped_and_its_status
     failing = [sys.executable, "-c", "import time, sys; time.sleep(0.5); sys.exit(3)"]
     started = time.monotonic()
 
-    status = devserver.run_together([sleeper, failing, sleeper], dict(os.environ))
+    env = dict(os.environ)
+    status = devserver.run_together([(sleeper, env), (failing, env), (sleeper, env)])
 
     assert status == 3
     assert time.monotonic() - started < 30, "the sleepers were stopped by their SIGINT"

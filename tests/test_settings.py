@@ -256,3 +256,12 @@ def test_idle_close_settings_are_read_strictly():
     for name, value in [("IDLE_CLOSE_DAYS", "0"), ("IDLE_SWEEP_BATCH", "many")]:
         result = load_settings({**PRODUCTION_ENV, name: value}, expression)
         assert result.returncode != 0 and f"ImproperlyConfigured: {name}=" in result.stderr
+
+
+def test_the_cpu_turns_are_recovered_as_often_as_they_may_wait():
+    expression = "settings.CELERY_BEAT_SCHEDULE['recover-cpu-turns']['schedule']"
+    assert load_settings(PRODUCTION_ENV, expression).stdout.strip() == "60.0"
+    env = {**PRODUCTION_ENV, "CPU_TURN_RETRY_AFTER": "2s"}
+    assert load_settings(env, expression).stdout.strip() == "2.0"
+    result = load_settings({**PRODUCTION_ENV, "CPU_TURN_RETRY_AFTER": "0"}, expression)
+    assert result.returncode != 0 and "ImproperlyConfigured: CPU_TURN_RETRY_AFTER" in result.stderr

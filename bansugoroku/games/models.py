@@ -82,6 +82,9 @@ class Table(models.Model):
     next_seed_hash = models.CharField(max_length=64, blank=True, editable=False)
     next_seed_version = models.PositiveIntegerField(null=True, blank=True)
     """The table version at which `next_seed_hash` was first shown."""
+    cpu_to_move = models.BooleanField(default=False)
+    """The CPU is to play the current game's turn: set by every change, for the recovery
+    of the CPU's turns whose message was lost (`games.tasks.recover_cpu_turns`)."""
 
     class Meta:
         indexes = [
@@ -89,7 +92,16 @@ class Table(models.Model):
             # only the tables still open.
             models.Index(
                 fields=["active_at"], name="table_open_active", condition=~Q(state="closed")
-            )
+            ),
+            # The recovery's candidates: only the tables waiting for the CPU, a handful
+            # at any time. Every change already writes an indexed column (active_at), so
+            # this costs the others nothing: PostgreSQL adds a row to a partial index
+            # only when the row matches it.
+            models.Index(
+                fields=["updated_at"],
+                name="table_cpu_to_move",
+                condition=Q(cpu_to_move=True, state="playing"),
+            ),
         ]
 
     def __str__(self) -> str:

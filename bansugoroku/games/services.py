@@ -185,6 +185,14 @@ def cpu_move(*, code: str, game_number: int, turn_number: int) -> Change | None:
     longer the CPU's to play: the task ran twice, or the game ended or moved on."""
     with _change():
         table = lock_table(code)
+        # The game is read again under the lock. A run that waited for the lock while a
+        # duplicate played the turn reads the table row as that one committed it, but
+        # the game joined to it as before (PostgreSQL's READ COMMITTED re-reads only the
+        # rows it locks): it would play the turn again, and fail on the history's unique
+        # turn number. A person's change needs no second read: the version it sends no
+        # longer matches the table's then.
+        if table.current_game_id is not None:
+            table.current_game = Game.objects.get(pk=table.current_game_id)
         game = table.current_game
         if (
             table.state != TableState.PLAYING
@@ -357,6 +365,7 @@ TABLE_FIELDS = [
     "updated_at",
     "active_at",
     "idle_warned",
+    "cpu_to_move",
 ]
 GAME_FIELDS = [
     "state",
@@ -389,9 +398,15 @@ def _commit(
     Helpers change instances; only this writes them. The seats given are those the
     change touched and the caller's own: a change counts as looking at the table, at
     no extra round trip. Every change is activity: it restarts the table's idle clock,
-    and its warnings (`games.idle`)."""
+    and its warnings (`games.idle`). It also notes whether the CPU is to play now."""
     table.version += 1
     table.active_at, table.idle_warned = timezone.now(), None
+    table.cpu_to_move = (
+        table.state == TableState.PLAYING
+        and game is not None
+        and not game.is_over
+        and bool(list(table.seats.all())[game.turn_seat].cpu)
+    )
     updates: list[tuple[Model, Sequence[str]]] = [(game, GAME_FIELDS)] if game else []
     updates += [(seat, SEAT_FIELDS) for seat in seats]
     queries.save([*updates, (table, TABLE_FIELDS)], [*turns, *written])

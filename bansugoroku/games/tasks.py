@@ -7,6 +7,9 @@ between reading and marking: a `turn_started` for a CPU seat queues the CPU's pl
 that very turn, which does nothing once the turn is played; the notices to players
 are made in the same transaction (`notifications.tasks.outbox_notices`), at most one
 per event, player and channel. Live updates will read the same events.
+
+The CPU's play is a message only, after the events are marked delivered; the recovery
+queues it again where it was lost.
 """
 
 from __future__ import annotations
@@ -16,13 +19,14 @@ import logging
 from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max, Min
 from django.utils import timezone
 
 from bansugoroku.games import idle, retention, services
-from bansugoroku.games.models import Event, EventKind, Seat
-from bansugoroku.games.outbox import DELIVER, DELIVER_MANY, hand_on
+from bansugoroku.games.models import Event, EventKind, Seat, Table, TableState
+from bansugoroku.games.outbox import CPU_TURN, DELIVER, DELIVER_MANY, hand_on, queue_cpu_turn
 from notifications.tasks import outbox_notices
 
 log = logging.getLogger(__name__)
@@ -48,7 +52,7 @@ def deliver_events(table_id: int, first: int, last: int) -> int:
         for event in events:
             if event.kind == EventKind.TURN_STARTED and event.seat in cpu_seats:
                 args = (event.table.code, event.payload["game"], event.payload["turn"])
-                transaction.on_commit(functools.partial(cpu_turn.delay, *args))
+                transaction.on_commit(functools.partial(queue_cpu_turn, *args))
         outbox_notices(table_id, events)
         Event.objects.filter(pk__in=[event.pk for event in events]).update(
             delivered_at=timezone.now()
@@ -63,12 +67,41 @@ def deliver_events_of_tables(ranges: list[list[int]]) -> int:
     return sum(deliver_events(table_id, first, last) for table_id, first, last in ranges)
 
 
-@shared_task(name="games.cpu_turn", ignore_result=True)
+@shared_task(name=CPU_TURN, ignore_result=True)
 def cpu_turn(code: str, game_number: int, turn_number: int) -> bool:
     """Play the CPU's turn; False when it was played already or is no longer its turn."""
     return (
         services.cpu_move(code=code, game_number=game_number, turn_number=turn_number) is not None
     )
+
+
+@shared_task(name="games.recover_cpu_turns", ignore_result=True)
+def recover_cpu_turns() -> int:
+    """Queue again the CPU's turn wherever it is to play and nothing changed at the table
+    for CPU_TURN_RETRY_AFTER: its message was lost, with the broker down when the events
+    were delivered or with the worker killed while playing it (Celery acknowledges a
+    message before running its task). A turn queued twice is played once: `cpu_turn`
+    does nothing once it is played. Returns how many were queued.
+
+    The tables come from an index that holds only those waiting for the CPU
+    (`table_cpu_to_move`), so this reads a handful of rows however many tables there are.
+    """
+    waiting = Table.objects.filter(
+        cpu_to_move=True,
+        state=TableState.PLAYING,
+        updated_at__lt=timezone.now() - settings.CPU_TURN_RETRY_AFTER,
+    ).values_list("code", "current_game__number", "current_game__turn_number")
+    count = 0
+    for code, game, turn in waiting:
+        log.warning(
+            "the CPU's turn %s of game %s at table %s waited too long: queued again",
+            turn,
+            game,
+            code,
+        )
+        queue_cpu_turn(code, game, turn)
+        count += 1
+    return count
 
 
 @shared_task(name="games.relay_events", ignore_result=True)

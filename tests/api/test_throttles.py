@@ -3,8 +3,12 @@ in process memory (the default) and in Redis (production)."""
 
 from __future__ import annotations
 
+import selectors
 import socket
+import threading
+import time
 import uuid
+from collections.abc import Iterator
 from types import SimpleNamespace
 
 import pytest
@@ -112,7 +116,7 @@ def test_rate_limits_fail_open_while_redis_is_unreachable(host, redis_down, capl
     answer = host.get("players/me")
     assert answer.status == 200, answer.body
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
-    assert any(m.startswith("rate limit player not counted") for m in warnings), warnings
+    assert any(m.startswith("Redis failed: for 30.0 s") for m in warnings), warnings
 
 
 def test_join_guesses_count_in_the_process_while_redis_is_unreachable(
@@ -127,4 +131,83 @@ def test_join_guesses_count_in_the_process_while_redis_is_unreachable(
     assert [g.status for g in guesses] == [404, 404, 404, 429]
     assert guesses[-1].headers["Retry-After"] == "45"
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
-    assert any(m.startswith("rate limit join counted in this process") for m in warnings)
+    assert any(m.startswith("Redis failed: for 30.0 s") for m in warnings)
+
+
+class HangingRedis:
+    """A server that accepts connections and reads what it is sent but never answers, as
+    a Redis that is stuck; it counts the bytes it got."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"redis://127.0.0.1:{self.listener.getsockname()[1]}/0"
+        self.received = 0
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(self.listener, selectors.EVENT_READ)
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self) -> None:
+        while not self.stopped.is_set():
+            for key, _ in self.selector.select(timeout=0.1):
+                if key.fileobj is self.listener:
+                    connection, _ = self.listener.accept()
+                    self.selector.register(connection, selectors.EVENT_READ)
+                    continue
+                data = key.fileobj.recv(65536)  # type: ignore[union-attr]
+                self.received += len(data)
+                if not data:
+                    self.selector.unregister(key.fileobj)
+                    key.fileobj.close()  # type: ignore[union-attr]
+
+    def close(self) -> None:
+        self.stopped.set()
+        self.thread.join()
+        for key in list(self.selector.get_map().values()):
+            key.fileobj.close()  # type: ignore[union-attr]
+        self.selector.close()
+
+
+@pytest.fixture
+def redis_hangs(settings) -> Iterator[HangingRedis]:
+    """The cache pointed at a Redis that never answers, with the production timeouts."""
+    server = HangingRedis()
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": server.url,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+    yield server
+    server.close()
+
+
+def test_after_a_redis_timeout_requests_leave_redis_alone_for_a_while(
+    api, monkeypatch, redis_hangs
+):
+    """One request waits for Redis's timeout; those after it answer in milliseconds
+    (each used to wait for two timeouts), and join guesses still count in the process,
+    until the pause is over and Redis is asked again."""
+    from bansugoroku.throttles import JoinCodeThrottle, RedisBreaker, WindowThrottle
+
+    monkeypatch.setattr(WindowThrottle, "timer", lambda self: 6000.0 + 15)
+    monkeypatch.setattr(JoinCodeThrottle, "THROTTLE_RATES", {"join": "3/min"})
+    monkeypatch.setattr(RedisBreaker, "pause", 2.0)
+    player = api.new_player("Eve")  # waits for Redis once
+    asked = redis_hangs.received
+    assert asked > 0
+
+    started = time.perf_counter()
+    answers = [player.get("players/me") for _ in range(20)]
+    took = time.perf_counter() - started
+    assert [a.status for a in answers] == [200] * 20
+    assert took < 1.0, f"20 requests took {took:.2f} s"
+    guesses = [player.post(f"tables/ABCDE{c}/join") for c in "FGHJ"]
+    assert [g.status for g in guesses] == [404, 404, 404, 429]
+    assert redis_hangs.received == asked, "Redis was asked during the pause"
+
+    time.sleep(RedisBreaker.pause)
+    assert player.get("players/me").status == 200
+    assert redis_hangs.received > asked, "Redis was not asked again after the pause"

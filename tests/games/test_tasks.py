@@ -4,9 +4,7 @@ still succeeds while the broker is away; and the retention purge queued for it."
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +22,7 @@ from bansugoroku.games import services
 from bansugoroku.games.models import Event, EventKind, Player, Table, TableState
 from bansugoroku.games.tasks import close_idle_tables, relay_events
 from engine.rules import Rules
+from tests.processes import run_script
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -112,17 +111,7 @@ def test_the_relay_hands_on_events_older_than_a_minute_that_were_never_delivered
 def with_broker_down(script: str) -> subprocess.CompletedProcess[str]:
     """Run `script` (Python, after `django.setup()`) in a process of its own whose broker
     is a closed port, on the test database."""
-    db = connections["default"].settings_dict
-    env = os.environ | {
-        "CELERY_BROKER_URL": "redis://127.0.0.1:1/0",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "DJANGO_SETTINGS_MODULE": "bansugoroku.settings",
-        "DEBUG": "1",
-    }
-    script = f"import django; django.setup(); {script}"
-    return subprocess.run(
-        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60
-    )
+    return run_script(script, CELERY_BROKER_URL="redis://127.0.0.1:1/0")
 
 
 def test_a_change_succeeds_while_the_broker_is_down_and_its_events_wait():
