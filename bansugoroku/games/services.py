@@ -108,7 +108,13 @@ def table_create(*, host: Player, rules: Rules, cpu: str = "") -> Change:
 def table_join(*, player: Player, code: str, entropy: str = "") -> Change:
     """Take the free seat. Joining a table you already sit at changes nothing."""
     with _change():
-        table = lock_table(code)
+        lock_table(code)
+        # The table is read again under the lock, as `cpu_move` reads the game: a join
+        # that waited for the lock while another took the free seat would otherwise see
+        # the seats as they were before (PostgreSQL re-reads only the row it locks), find
+        # the seat free and give it away a second time. A join sends no version to be
+        # found stale.
+        table = store.load_table(code)
         seats = list(table.seats.all())
         if any(seat.player_id == player.pk for seat in seats):
             return Change(table)

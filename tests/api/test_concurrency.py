@@ -336,3 +336,16 @@ def test_200_races_apply_every_change_exactly_once(host, guest):
     assert set(tally) <= {(200, None), (409, "stale_state"), (409, "not_your_turn")}
     assert Table.objects.get(code=code).version == start_version + RACES
     assert kinds["play_again"] > 0 and kinds["resign"] > 0, kinds
+
+
+def test_two_guests_joining_at_once_one_gets_the_seat_the_other_is_told_it_is_full(api, host):
+    code = host.post("tables", {"rules": {}}).body["code"]
+    ben, chie = api.new_player("Ben"), api.new_player("Chie")
+
+    answers = race_behind_lock(code, post(ben, code, "join", {}), post(chie, code, "join", {}))
+
+    assert sorted(outcome(a) for a in answers) == [(200, None), (409, "table_full")]
+    joined = "Ben" if answers[0].status == 200 else "Chie"
+    seats = Table.objects.get(code=code).seats.order_by("number")
+    assert [seat.player.name for seat in seats] == ["Aiko", joined], "the first is kept"
+    assert Table.objects.get(code=code).last_event == 1, "one player_joined"
