@@ -180,3 +180,18 @@ def test_a_provider_stalling_beyond_the_timeout_is_a_transient_error_tried_again
         "transient",
         "sent",
     ]
+
+
+def test_events_delivered_while_the_broker_is_down_keep_their_notices_for_send_due():
+    """The delivery commits its notices, then cannot queue their sending: it still ends
+    well (the notices are pending rows, which `send_due` picks up)."""
+    host = EmailAddressFactory().player
+    table = TableFactory(host=host)
+    services.table_join(player=PlayerFactory(name="Ben"), code=table.code)
+    delivered = with_broker_down(
+        f"from bansugoroku.games.tasks import deliver_events; print(deliver_events({table.pk}, 1, 1))"
+    )
+    assert delivered.returncode == 0, delivered.stderr
+    assert delivered.stdout.strip() == "1"
+    (notice,) = Notice.objects.filter(player=host, kind="opponent_joined", channel="email")
+    assert notice.status == "pending" and notice.pk in sending.due_notices()
