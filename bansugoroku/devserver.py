@@ -11,6 +11,8 @@ reach the server. Unless ALLOWED_HOSTS is set, it then allows this machine's own
 addresses and name besides localhost: never '*', with which any web page open in the
 developer's browser could reach the server through a name of its own (DNS rebinding).
 Invitation links follow the address a client used (SITE_URL unset in development).
+The processes are told whether the server listens on loopback alone (`LOOPBACK_ONLY`):
+only then may a push endpoint be plain http on loopback, as the tests' push service is.
 
 Each process runs in a process group of its own, and this one hands each group a
 single SIGINT when Ctrl-C (or SIGTERM) reaches it, or when one of them stops: as a
@@ -68,6 +70,16 @@ def allowed_hosts(host: str) -> list[str]:
     return list(dict.fromkeys([*LOCAL, bracketed]))
 
 
+def loopback_only(host: str) -> bool:
+    """Whether a server bound to `host` is reachable from this machine alone."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
 def main(argv: list[str]) -> int:
     host = argv[0] if argv else "127.0.0.1"
     port = argv[1] if len(argv) > 1 else "8000"
@@ -75,6 +87,8 @@ def main(argv: list[str]) -> int:
     hosts = env.get("ALLOWED_HOSTS", "").strip()
     if not hosts:
         hosts = env["ALLOWED_HOSTS"] = ",".join(allowed_hosts(host))
+    # Whatever the environment said: only the address bound to decides.
+    env["LOOPBACK_ONLY"] = "1" if loopback_only(host) else "0"
     manage = [sys.executable, str(BASE_DIR / "manage.py")]
     try:
         migrated = subprocess.run([*manage, "migrate", "--noinput"], env=env, check=False)

@@ -242,3 +242,14 @@ def test_idle_close_settings_are_read_strictly():
     for name, value in [("IDLE_CLOSE_DAYS", "0"), ("IDLE_SWEEP_BATCH", "many")]:
         result = load_settings({**PRODUCTION_ENV, name: value}, expression)
         assert result.returncode != 0 and f"ImproperlyConfigured: {name}=" in result.stderr
+
+
+def test_the_settings_take_loopback_only_in_development_alone():
+    development = {"DEBUG": "1", "DATABASE_URL": PRODUCTION_ENV["DATABASE_URL"]}
+    for env, expected in [
+        (development, "False"),
+        ({**development, "LOOPBACK_ONLY": "1"}, "True"),
+        ({**PRODUCTION_ENV, "LOOPBACK_ONLY": "1"}, "False"),
+    ]:
+        result = load_settings(env, "settings.LOOPBACK_ONLY")
+        assert result.stdout.strip() == expected, result.stderr
