@@ -35,7 +35,10 @@ def bounce(address: str, record: str = "Bounce") -> dict:
 
 
 def post(path: str, body: dict, **headers: str) -> int:
-    answer = Client().post(path, body, content_type="application/json", headers=headers)
+    """As the provider posts: no cookie, no CSRF token (the route is exempt)."""
+    answer = Client(enforce_csrf_checks=True).post(
+        path, body, content_type="application/json", headers=headers
+    )
     return answer.status_code
 
 
