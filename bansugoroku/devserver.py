@@ -16,6 +16,9 @@ The worker serves no request whose address its links could follow, so unless SIT
 is set, the worker and beat get the server's address as their SITE_URL (`--site-url`
 prints it, for `make worker` and `make beat`): the "your turn" mails then link to it.
 
+The processes are told whether the server listens on loopback alone (`LOOPBACK_ONLY`):
+only then may a push endpoint be plain http on loopback, as the tests' push service is.
+
 Each process runs in a process group of its own, and this one hands each group a
 single SIGINT when Ctrl-C (or SIGTERM) reaches it, or when one of them stops: as a
 terminal would, but once, since a second Ctrl-C makes Celery's worker stop without
@@ -81,6 +84,16 @@ def server_url(host: str, port: str) -> str:
     return f"http://{bracketed}:{port}"
 
 
+def loopback_only(host: str) -> bool:
+    """Whether a server bound to `host` is reachable from this machine alone."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--site-url"]:
         print(server_url(argv[1], argv[2]))
@@ -91,6 +104,8 @@ def main(argv: list[str]) -> int:
     hosts = env.get("ALLOWED_HOSTS", "").strip()
     if not hosts:
         hosts = env["ALLOWED_HOSTS"] = ",".join(allowed_hosts(host))
+    # Whatever the environment said: only the address bound to decides.
+    env["LOOPBACK_ONLY"] = "1" if loopback_only(host) else "0"
     manage = [sys.executable, str(BASE_DIR / "manage.py")]
     try:
         migrated = subprocess.run([*manage, "migrate", "--noinput"], env=env, check=False)

@@ -419,6 +419,13 @@ PUSH_SERVICE_HOSTS = [
         ],
     )
 ]
+# Development only: this server listens on loopback alone, so nobody but this machine
+# reaches it. `make run` says so itself (bansugoroku/devserver.py, from its HOST): no
+# header a client sends can tell which addresses the socket listens on, and a client on
+# the network may name the server "localhost". Only then may a push endpoint be http on
+# loopback (the tests' push service): a server others reach would let them point the
+# worker at this machine's own ports, such as Redis on 127.0.0.1:6379.
+LOOPBACK_ONLY = DEBUG and env_bool("LOOPBACK_ONLY", default=False)
 # Browsers and devices one player may register, each kind counted on its own.
 PUSH_MAX_PER_PLAYER = env_int("PUSH_MAX_PER_PLAYER", 20, minimum=1)
 

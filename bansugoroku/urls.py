@@ -2,12 +2,15 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from notifications.webhooks import tracking_webhook
+
 urlpatterns = [
     path("", include("bansugoroku.front.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("bansugoroku.api.urls")),
-    # The mail provider's tracking webhooks (bounces, complaints): notifications.webhooks.
-    path("anymail/", include("anymail.urls")),
+    # The mail provider's tracking webhook (bounces, complaints), only the configured
+    # provider's and only behind its secret: notifications.webhooks.
+    path("anymail/<str:esp>/tracking/", tracking_webhook, name="tracking-webhook"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up script as a file of its own, so the
     # page's Content-Security-Policy needs no inline script.

@@ -181,9 +181,15 @@ def table_closing(event: Event, player: Player) -> Content:
 def table_closed(event: Event, player: Player) -> Content:
     table = event.table
     subject = _("Table %(code)s was closed") % {"code": table.code}
-    line = _("%(code)s was closed because nobody moved there for a long time.") % {
-        "code": table.code
-    }
+    if event.payload["reason"] == "left":
+        line = _(
+            "%(name)s left %(code)s, which closed it: a game in progress there ended "
+            "with no winner."
+        ) % {"name": event.payload["name"], "code": table.code}
+    else:
+        line = _("%(code)s was closed because nobody moved there for a long time.") % {
+            "code": table.code
+        }
     return Content(subject, [line], [TableLine(table.code, table_url(table.code), [])])
 
 

@@ -2,11 +2,12 @@
 
 Who is told about what: "your turn" to the human seat to move (`turn_started`, also
 after the opponent's roll was a pass), "game over" to both humans, "opponent joined" to
-the other seated human, the idle table's closing and close to both. The CPU gets
-nothing. A notice is made for each channel that has a sender and that the player has
-not turned off for that kind, unless the table is muted; the rest is decided when it is
-sent (`sending`), since a player may change their mind in between. A push notice is
-made only for a player with a browser or app registered for push: most have none.
+the other seated human, the idle table's closing and close to both, the close of a
+table a player left to the other one. The CPU gets nothing. A notice is made for each
+channel that has a sender and that the player has not turned off for that kind, unless
+the table is muted; the rest is decided when it is sent (`sending`), since a player may
+change their mind in between. A push notice is made only for a player with a browser
+or app registered for push: most have none.
 """
 
 from __future__ import annotations
@@ -30,13 +31,9 @@ from notifications.models import (
 
 _TO_SEAT = {"turn_started": Kind.YOUR_TURN}
 """Events told to the seat they name."""
-_TO_BOTH = {
-    "game_ended": Kind.GAME_OVER,
-    "table_closing": Kind.TABLE_CLOSING,
-    "table_closed": Kind.TABLE_CLOSED,
-}
-_TO_THE_OTHER = {"player_joined": Kind.OPPONENT_JOINED}
-"""Events told to the seat they don't name."""
+_TO_BOTH = {"game_ended": Kind.GAME_OVER, "table_closing": Kind.TABLE_CLOSING}
+_TO_THE_OTHER = {"player_joined": Kind.OPPONENT_JOINED, "table_closed": Kind.TABLE_CLOSED}
+"""Events told to the seats they don't name: both, when they name none (an idle close)."""
 
 
 def recipients(event: Event, seats: Sequence[Seat]) -> list[tuple[Kind, int]]:

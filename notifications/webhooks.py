@@ -1,18 +1,85 @@
-"""The mail provider's tracking webhook (anymail's, at /anymail/<esp>/tracking/, its
-basic-auth secret ANYMAIL_WEBHOOK_SECRET checked by anymail): an address that bounced,
-or whose owner complained, gets no more mail."""
+"""The mail provider's tracking webhook: an address that bounced, or whose owner
+complained, gets no more mail.
+
+Only one route is served, `/anymail/<esp>/tracking/` for the provider EMAIL_BACKEND
+sends through, and only while ANYMAIL_WEBHOOK_SECRET is set: anymail's own views check
+that basic-auth secret, but without it they take any request, so a stranger could have
+any address suppressed. Every other provider's route, and this one without the secret,
+is a 404, as a path that does not exist; `check --deploy` warns (`notifications.W001`)
+when mail goes through a provider whose webhook is off for want of the secret.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from anymail.exceptions import AnymailWebhookValidationFailure
 from anymail.signals import AnymailTrackingEvent, tracking
+from anymail.urls import urlpatterns as anymail_routes
+from django.conf import settings
+from django.core import checks
 from django.dispatch import receiver
+from django.http import Http404, HttpRequest, HttpResponse
+from django.views.decorators.csrf import csrf_exempt
 
 from notifications.addresses import address_suppress
 from notifications.models import SuppressionReason
 
 _STOPS = {"bounced": SuppressionReason.BOUNCED, "complained": SuppressionReason.COMPLAINED}
+
+_BACKEND = ("anymail.backends.", ".EmailBackend")
+
+_TRACKING_VIEWS: dict[str, Callable[..., HttpResponse]] = {
+    route.name.removesuffix("_tracking_webhook"): route.callback
+    for route in anymail_routes
+    if route.name and route.name.endswith("_tracking_webhook")
+}
+"""anymail's tracking view of each provider, by the name in its backend's module path."""
+
+
+def provider() -> str | None:
+    """The provider EMAIL_BACKEND sends through, if anymail has a tracking webhook for it:
+    "postmark" for `anymail.backends.postmark.EmailBackend`."""
+    backend = settings.EMAIL_BACKEND or ""
+    prefix, suffix = _BACKEND
+    if not (backend.startswith(prefix) and backend.endswith(suffix)):
+        return None
+    esp = backend[len(prefix) : -len(suffix)]
+    return esp if esp in _TRACKING_VIEWS else None
+
+
+def _secret_set() -> bool:
+    return bool(settings.ANYMAIL.get("WEBHOOK_SECRET"))
+
+
+@csrf_exempt
+def tracking_webhook(request: HttpRequest, esp: str) -> HttpResponse:
+    """anymail's tracking view of the configured provider, behind its secret; a 404 for
+    any other provider, and for this one while no secret is set. Wrong or missing
+    credentials are 401 (anymail's own answer would be a 400)."""
+    if esp != provider() or not _secret_set():
+        raise Http404("no such webhook")
+    try:
+        return _TRACKING_VIEWS[esp](request)
+    except AnymailWebhookValidationFailure:
+        return HttpResponse(status=401, headers={"WWW-Authenticate": 'Basic realm="webhook"'})
+
+
+@checks.register(checks.Tags.security, deploy=True)
+def check_webhook_secret(**_: Any) -> list[checks.CheckMessage]:
+    esp = provider()
+    if esp is None or _secret_set():
+        return []
+    return [
+        checks.Warning(
+            f"Mail goes through {esp}, but its tracking webhook is off: no "
+            "ANYMAIL_WEBHOOK_SECRET is set, so bounces and complaints suppress no address.",
+            hint=f"Set ANYMAIL_WEBHOOK_SECRET=user:password and point {esp}'s webhook at "
+            f"https://user:password@<host>/anymail/{esp}/tracking/.",
+            id="notifications.W001",
+        )
+    ]
 
 
 @receiver(tracking, dispatch_uid="notifications.suppress")

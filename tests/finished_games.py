@@ -43,6 +43,17 @@ def play_out(code: str, rng: random.Random) -> Game:
     raise AssertionError("the game did not end")
 
 
+def whole_play(code: str) -> list[list[int]]:
+    """A complete play of the turn being played at the table, from the mover's side as
+    they send it: the moves that end the turn."""
+    table = Table.objects.select_related("current_game").get(code=code)
+    game = table.current_game
+    assert game is not None and not game.pending
+    position = Side(game.turn_seat).sees(game.board())
+    play = legal_plays(position, (game.dice[0], game.dice[1]), table.rules)[0]
+    return [list(move) for move in play.moves]
+
+
 def finished_table(host: Api, guest: Api, rules: dict[str, str] | None = None) -> str:
     """A table whose first game is over, with a hit in it; seats give their own entropy."""
     code = host.post("tables", {"rules": rules or {}}).body["code"]

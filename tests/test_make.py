@@ -196,6 +196,36 @@ def test_make_run_installs_what_running_needs_and_make_test_the_dev_group_too(tm
     assert syncs("test") == [runtime, everything]
 
 
+@pytest.mark.parametrize(
+    ("host", "alone"),
+    [
+        ("127.0.0.1", True),
+        ("localhost", True),
+        ("::1", True),
+        ("127.0.0.2", True),
+        ("0.0.0.0", False),
+        ("::", False),
+        ("192.168.1.23", False),
+        ("box.local", False),
+    ],
+)
+def test_make_run_tells_its_processes_whether_only_this_machine_reaches_it(
+    monkeypatch, host, alone
+):
+    """Only then may a push endpoint be http on loopback: with HOST=0.0.0.0 anyone on the
+    network could otherwise have the worker post to this machine's Redis. The address
+    bound decides, whatever the environment said."""
+    monkeypatch.setattr(devserver, "own_names", lambda: ["192.168.1.23"])
+    monkeypatch.setenv("LOOPBACK_ONLY", "1")
+    started: dict[str, str] = {}
+    monkeypatch.setattr(
+        devserver.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0)
+    )
+    monkeypatch.setattr(devserver, "run_together", lambda commands, env: started.update(env) or 0)
+    assert devserver.main([host, "8000"]) == 0
+    assert started["LOOPBACK_ONLY"] == ("1" if alone else "0")
+
+
 def test_own_names_are_real_and_never_a_wildcard():
     names = devserver.own_names()
     assert "*" not in names and "127.0.0.1" not in names

@@ -265,3 +265,14 @@ def test_the_cpu_turns_are_recovered_as_often_as_they_may_wait():
     assert load_settings(env, expression).stdout.strip() == "2.0"
     result = load_settings({**PRODUCTION_ENV, "CPU_TURN_RETRY_AFTER": "0"}, expression)
     assert result.returncode != 0 and "ImproperlyConfigured: CPU_TURN_RETRY_AFTER" in result.stderr
+
+
+def test_the_settings_take_loopback_only_in_development_alone():
+    development = {"DEBUG": "1", "DATABASE_URL": PRODUCTION_ENV["DATABASE_URL"]}
+    for env, expected in [
+        (development, "False"),
+        ({**development, "LOOPBACK_ONLY": "1"}, "True"),
+        ({**PRODUCTION_ENV, "LOOPBACK_ONLY": "1"}, "False"),
+    ]:
+        result = load_settings(env, "settings.LOOPBACK_ONLY")
+        assert result.stdout.strip() == expected, result.stderr

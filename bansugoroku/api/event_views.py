@@ -27,9 +27,10 @@ KINDS = """Each event has a `kind`, the `seat` it concerns, and a `payload`:
   `played` and `passes` as in `turn_started`.
 - `table_closing` (no seat): nobody has acted at the table for a while, and it closes
   at `closes_at` (ISO-8601) unless someone does: `days_left` is 7, then 1.
-- `table_closed` (no seat): `reason` (`idle`: nobody acted for `idle_days` days since
-  `last_active_at`), `game` (the number of the game it ended with no result, null if
-  none was being played) and `score` [Black, White]."""
+- `table_closed` (seat: the player who left, null when it closed idle): `reason`
+  (`idle`: nobody acted for `idle_days` days since `last_active_at`; `left`: the player
+  in `seat`, called `name`, left it), `game` (the number of the game it ended with no
+  result, null if none was being played) and `score` [Black, White]."""
 
 
 class EventsView(APIView):

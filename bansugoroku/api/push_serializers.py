@@ -4,8 +4,11 @@ writes it, and an app's FCM registration token. Strict, as every body of the API
 The endpoint is a URL the workers will later POST to, so it must be https on one of the
 push services the browsers use (PUSH_SERVICE_HOSTS): otherwise a hostile client could
 have the workers call any host, an internal one too (a public name can resolve to a
-private address, so refusing private addresses alone would not do). Only development
-also takes a push service on loopback, such as the tests' own.
+private address, so refusing private addresses alone would not do), and on the port
+of https, not any service that host runs. Only a development server that listens on
+loopback alone (`LOOPBACK_ONLY`) also takes a push service on loopback, such as the
+tests' own, over http and on any port: one the network reaches would let anyone on it
+have the worker post to this machine's own services.
 """
 
 from __future__ import annotations
@@ -42,11 +45,14 @@ def _is_push_service(host: str) -> bool:
 
 
 def check_endpoint(value: str) -> None:
-    parts = urlsplit(value)
-    host = (parts.hostname or "").lower()
+    try:
+        parts = urlsplit(value)
+        host, port = (parts.hostname or "").lower(), parts.port
+    except ValueError:  # a bracketed name, a bad port, a look-alike of "/" or "@" in the host
+        raise serializers.ValidationError("not a push service's URL") from None
     if parts.username is not None or parts.password is not None or not host:
         raise serializers.ValidationError("not a push service's URL")
-    if settings.DEBUG and parts.scheme in ("http", "https") and _is_loopback(host):
+    if settings.LOOPBACK_ONLY and parts.scheme in ("http", "https") and _is_loopback(host):
         return
     if parts.scheme != "https":
         raise serializers.ValidationError("a push endpoint must be an https:// URL")
@@ -54,6 +60,8 @@ def check_endpoint(value: str) -> None:
         raise serializers.ValidationError(
             f"{host} is not a push service this server sends to (PUSH_SERVICE_HOSTS)"
         )
+    if port not in (None, 443):
+        raise serializers.ValidationError("a push endpoint must use https's own port, 443")
 
 
 class KeyField(Text):

@@ -19,6 +19,7 @@ urlpatterns = [
     path(f"{CODE}/undo", views.UndoView.as_view(), name="undo"),
     path(f"{CODE}/play-again", views.PlayAgainView.as_view(), name="play-again"),
     path(f"{CODE}/resign", views.ResignView.as_view(), name="resign"),
+    path(f"{CODE}/leave", views.LeaveView.as_view(), name="leave"),
     path(f"{CODE}/entropy", views.EntropyView.as_view(), name="entropy"),
     path(f"{CODE}/events", event_views.EventsView.as_view(), name="events"),
     path(f"{CODE}/games", history_views.GamesView.as_view(), name="games"),

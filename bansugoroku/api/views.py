@@ -315,6 +315,20 @@ class ResignView(TableActionView):
     service = staticmethod(services.game_resign)
 
 
+@change(
+    "leave",
+    "Leave the table: it closes for both seats, with no result",
+    "Either seated player, at any point: the table's `state` becomes `closed` with "
+    "`closed_reason` `left`, and a game in progress ends `abandoned`, with no winner and "
+    "nothing added to the score, as when a table closes idle. The other seat is told (a "
+    "`table_closed` event with `reason` `left`, and a notice). From then on every change "
+    "is 409 `table_closed`; the table and its games can still be read.",
+    refusals=(400, 404, 409),
+)
+class LeaveView(TableActionView):
+    service = staticmethod(services.table_leave)
+
+
 class ProblemsView(APIView):
     authentication_classes = []
     permission_classes = [AllowAny]

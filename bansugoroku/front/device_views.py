@@ -1,6 +1,11 @@
 """The "use on another device" link: made on a browser that plays as someone, opened on
 another. Opening it only shows what it does; a button (POST) uses it, so a chat app
-that fetches the link for a preview does not use it up."""
+that fetches the link for a preview does not use it up.
+
+A browser that already plays as someone else is told who that is and that their tables
+leave this browser; the switch keeps them, so the settings page can switch back
+(`identity.switch`): a link from a stranger must not silently cost a player the only
+copy of their token."""
 
 from __future__ import annotations
 
@@ -11,8 +16,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from bansugoroku.front import devices
-from bansugoroku.front.identity import current_player, remember, token_of
+from bansugoroku.front.identity import KEPT, current_player, switch, switch_of, token_of
 from bansugoroku.front.qr import qr_svg
+from bansugoroku.games import selectors
 from bansugoroku.games.queries import player_by_token_hash
 from bansugoroku.games.store import token_hash
 from bansugoroku.site import site_url
@@ -32,12 +38,27 @@ def device_link_new(request: HttpRequest) -> HttpResponse:
 def device(request: HttpRequest, link: str) -> HttpResponse:
     try:
         if request.method != "POST":
-            token = devices.check_link(link)
-            player = player_by_token_hash(token_hash(token))
-            return render(request, "front/device_use.html", {"player": player})
+            return _ask(request, devices.check_link(link))
         token = devices.use_link(link)
     except devices.LinkUnusable:
         return render(request, "front/device_gone.html", status=410)
     response = redirect("home")
-    remember(response, token)
+    switch(request, response, token)
     return response
+
+
+def _ask(request: HttpRequest, token: str) -> HttpResponse:
+    """What using the link does: who this browser will play as, and who it plays as now,
+    with their tables, kept to switch back to."""
+    player = player_by_token_hash(token_hash(token))
+    current = current_player(request)
+    if current is not None and player is not None and current.pk == player.pk:
+        current = None  # the link changes nothing here
+    context = {
+        "player": player,
+        "current": current,
+        "current_tables": len(selectors.tables_for_player(current)) if current else 0,
+        "forgotten": switch_of(request, token).forgotten,
+        "kept_max": KEPT,
+    }
+    return render(request, "front/device_use.html", context)

@@ -5,10 +5,17 @@ for a bearer token that page scripts can read, so the token lives in a cookie th
 scripts cannot read (HttpOnly, SameSite=Lax, Secure in production), and the API accepts
 it with Django's CSRF check (`CookieTokenAuthentication`, after the bearer token in
 `REST_FRAMEWORK`), because a browser sends the cookie with requests other sites make.
+
+A token is a player's only credential, and the browser may hold the only copy. So when
+the browser switches to another player (a "use on another device" link), the player it
+played as is kept, with those kept before, in a second cookie of the same kind
+(`KEPT_COOKIE`, at most `KEPT` of them, newest first), and the settings page switches
+back (`switch`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -23,6 +30,14 @@ from bansugoroku.games.store import token_hash
 
 COOKIE = "player"
 """The cookie holding the player's token."""
+
+KEPT_COOKIE = "other_players"
+"""The tokens of the other players this browser played as, newest first, joined by ":"
+(a token is "bs_" and base64url: it holds none)."""
+
+KEPT = 10
+"""Other players a browser keeps to switch back to: ten tokens make a cookie of about
+470 bytes, sent with every request."""
 
 MAX_AGE = 400 * 24 * 3600
 """As long as browsers keep a cookie (RFC 6265bis caps it at 400 days); each visit renews it."""
@@ -40,9 +55,57 @@ def current_player(request: HttpRequest) -> Player | None:
 
 def remember(response: HttpResponse, token: str) -> None:
     """Make the browser play as the player with `token` from now on."""
+    _set(response, COOKIE, token)
+
+
+def _set(response: HttpResponse, name: str, value: str) -> None:
     response.set_cookie(
-        COOKIE, token, max_age=MAX_AGE, httponly=True, samesite="Lax", secure=not settings.DEBUG
+        name, value, max_age=MAX_AGE, httponly=True, samesite="Lax", secure=not settings.DEBUG
     )
+
+
+@dataclass(frozen=True)
+class Switch:
+    """What switching the browser to another player does to the players it holds."""
+
+    kept: list[tuple[str, Player]]
+    """The players kept to switch back to afterwards, newest first, with their tokens."""
+    forgotten: list[Player]
+    """Those that no longer fit (`KEPT`): the browser forgets them."""
+
+
+def kept_players(request: HttpRequest) -> list[tuple[str, Player]]:
+    """The other players this browser played as and still holds, newest first; tokens
+    that name nobody any more (purged players) are left out."""
+    return _living(_kept_tokens(request))
+
+
+def _kept_tokens(request: HttpRequest) -> list[str]:
+    return request.COOKIES.get(KEPT_COOKIE, "").split(":")
+
+
+def _living(tokens: list[str]) -> list[tuple[str, Player]]:
+    hashes = {token_hash(token): token for token in dict.fromkeys(tokens) if token}
+    players = {p.token_hash: p for p in Player.objects.filter(token_hash__in=hashes)}
+    return [(token, players[key]) for key, token in hashes.items() if key in players]
+
+
+def switch_of(request: HttpRequest, token: str) -> Switch:
+    """What `switch` to the player with `token` would keep and forget."""
+    held = _living([token_of(request) or "", *_kept_tokens(request)])
+    others = [(kept, player) for kept, player in held if kept != token]
+    return Switch(others[:KEPT], [player for _, player in others[KEPT:]])
+
+
+def switch(request: HttpRequest, response: HttpResponse, token: str) -> None:
+    """Make the browser play as the player with `token`, keeping the one it played as
+    (and those kept before) to switch back to."""
+    remember(response, token)
+    kept = ":".join(kept for kept, _ in switch_of(request, token).kept)
+    if kept:
+        _set(response, KEPT_COOKIE, kept)
+    else:
+        response.delete_cookie(KEPT_COOKIE, samesite="Lax")
 
 
 class CookieTokenAuthentication(SessionAuthentication):

@@ -1,21 +1,23 @@
-"""The player's own pages: their tables, and their settings (name, language, notices).
+"""The player's own pages: their tables, and their settings (name, language, notices,
+the other players this browser holds).
 
 The display name changes through the API (`PATCH /api/v1/players/me`, by the settings
 page's script), which checks it as it does for the apps. The language is the page's
 own form, posted to `language`, which sets Django's language cookie and, when the
 browser has a player, their `locale` too, so that e-mails follow the pages. The
-notices' part is `notice_pages`.
+notices' part is `notice_pages`. A browser that a device link switched to another
+player switches back here (`switch_player`, `identity.switch`).
 """
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
 
-from bansugoroku.front.identity import current_player
+from bansugoroku.front.identity import current_player, kept_players, switch
 from bansugoroku.front.names import cpu_name
 from bansugoroku.front.notice_pages import notices_context
 from bansugoroku.games import selectors, services
@@ -45,8 +47,23 @@ def _who(seat: Seat) -> str | None:
 @require_safe
 def settings_page(request: HttpRequest) -> HttpResponse:
     player = current_player(request)
-    context = {"player": player} | (notices_context(player) if player else {})
+    kept = [other for _, other in kept_players(request)]
+    context = {"player": player, "kept": kept} | (notices_context(player) if player else {})
     return render(request, "front/settings.html", context)
+
+
+@require_POST
+def switch_player(request: HttpRequest) -> HttpResponse:
+    """Play as one of the other players this browser holds (the form's `player`, an id),
+    keeping the current one; then their tables. Only a player whose token the browser
+    holds can be chosen."""
+    chosen = request.POST.get("player", "")
+    token = next((t for t, other in kept_players(request) if str(other.pk) == chosen), None)
+    if token is None:
+        return render(request, "front/bad_request.html", status=400)
+    response = redirect("my-tables")
+    switch(request, response, token)
+    return response
 
 
 @require_POST

@@ -22,6 +22,7 @@ urlpatterns = [
     path("t/<str:code>", views.invite, name="invite"),
     path("me/tables", player_pages.my_tables, name="my-tables"),
     path("settings", player_pages.settings_page, name="settings"),
+    path("settings/player", player_pages.switch_player, name="settings-player"),
     path("language", player_pages.language, name="language"),
     path("settings/notices", notice_pages.notices, name="settings-notices"),
     path("settings/email/confirm", notice_pages.email_confirm, name="email-confirm"),

@@ -33,6 +33,18 @@ def player_joined(table: Table, seat: int, name: str) -> Event:
     return _event(table, None, EventKind.PLAYER_JOINED, seat, {"name": name})
 
 
+def table_left(table: Table, game: Game | None, seat: Side, name: str) -> Event:
+    """`table_closed` when the player in `seat` leaves, with the same `game` and `score`
+    as the idle close's (`games.idle`); `game` is the game it ended, if one was played."""
+    payload = {
+        "reason": "left",
+        "name": name,
+        "game": game.number if game else None,
+        "score": [table.score_black, table.score_white],
+    }
+    return _event(table, game, EventKind.TABLE_CLOSED, int(seat), payload)
+
+
 def after_step(table: Table, game: Game, step: Step, *, started: bool = False) -> list[Event]:
     """The events of an engine step: the game's start, then the turn it passed to or
     the end it reached, each with the play and the passes that led there."""

@@ -1,21 +1,24 @@
 """Closing tables where nobody acted for IDLE_CLOSE_DAYS, and warning their seats first.
 
-Every change restarts a table's idle clock (`Table.active_at`, written by the change's
-own statement); an hourly beat task and `manage.py close_idle_tables` run `sweep`. A
-table idle that long closes whatever it was doing, waiting for a guest included: a
-game in progress ends with no result (`abandoned`: no winner, nothing scored), the
-table becomes `closed` with `closed_reason` "idle", and a `table_closed` event says so.
-7 days and 1 day before, a `table_closing` event warns, once per threshold for each
-idle stretch (`Table.idle_warned`); a warning is no activity and leaves the version be,
-so it never makes a move in flight stale.
+Every change that is activity (one that writes events: a join, a game's start, a
+finished turn, a resignation, a new game) restarts a table's idle clock
+(`Table.active_at`, written by the change's own statement); an hourly beat task and
+`manage.py close_idle_tables` run `sweep`. A table idle that long closes whatever it
+was doing, waiting for a guest included: a game in progress ends with no result
+(`abandoned`: no winner, nothing scored), the table becomes `closed` with
+`closed_reason` "idle", and a `table_closed` event says so. 7 days and 1 day before, a
+`table_closing` event warns, once per threshold for each idle stretch
+(`Table.idle_warned`); a warning is no activity and leaves the version be, so it never
+makes a move in flight stale. A seated player can close a table the same way at once
+(`services.table_leave`).
 
 A sweep may find a million tables, so it works in batches, each its own short
 transaction: pick up to IDLE_SWEEP_BATCH candidates on the partial index of open tables
-with FOR UPDATE SKIP LOCKED (a table a change holds is left for the next hour; it is
-active anyway), write them in one statement that checks again, under the lock, that
-each is still idle, and commit. A move waiting for a row the sweep holds then finds the
-table closed (409 `table_closed`); a move that got the row first makes it active. The
-events are handed on after each batch's commit, a batch's in one message.
+with FOR UPDATE SKIP LOCKED (a table a change holds is left for the next hour), write
+them in one statement that checks again, under the lock, that each is still idle, and
+commit. A move waiting for a row the sweep holds then finds the table closed (409
+`table_closed`); a move that got the row first and finished the turn makes it active.
+The events are handed on after each batch's commit, a batch's in one message.
 """
 
 from __future__ import annotations

@@ -66,11 +66,14 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     closed_reason = models.CharField(max_length=40, blank=True)
-    """Why the table closed: `idle` when nobody acted at it for IDLE_CLOSE_DAYS."""
+    """Why the table closed: `idle` when nobody acted at it for IDLE_CLOSE_DAYS, `left`
+    when a seated player left it."""
     active_at = models.DateTimeField(default=timezone.now)
-    """The last time someone acted at the table (created it, joined, started, moved,
-    undid, resigned, played again, gave entropy): the clock of the idle close
-    (`games.idle`). A warning or the close itself is no activity."""
+    """The last time someone played at the table (created it, joined, started a game,
+    finished a turn, resigned, left: each change that writes events, `services._commit`):
+    the clock of the idle close (`games.idle`) and of the retention (`games.retention`).
+    A die move that leaves the turn open, an undo, entropy, a warning or the idle close
+    itself is no activity."""
     idle_warned = models.PositiveSmallIntegerField(null=True, blank=True)
     """The `days_left` of the last `table_closing` warning sent since `active_at` (7,
     then 1); cleared by activity, so each idle stretch warns once per threshold."""

@@ -1,8 +1,11 @@
 """The retention the data page (/data) promises, enforced: old tables and the players
 they leave behind are deleted.
 
-- A table no one has changed for `RETENTION_TABLE_DAYS` (its `updated_at`: every move,
-  join, start or close changes it) is deleted with its seats, games, turns and events.
+- A table where nobody has played for `RETENTION_TABLE_DAYS` (its `active_at`, the idle
+  close's clock: a join, a game's start, a finished turn, a resignation, a leave) is
+  deleted with its seats, games, turns and events. Not its `updated_at`, which any
+  change moves: a die move taken back with an undo would keep the table, and the
+  other player's name and history, for ever.
 - A player who sits at no table (as host or guest) and was created more than
   `RETENTION_PLAYER_DAYS` ago is deleted. Whatever else is kept about a player (an
   e-mail address, push subscriptions) must point at the player with
@@ -60,7 +63,7 @@ def _purge_tables(before: datetime) -> int:
     with transaction.atomic():
         ids = list(
             Table.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(updated_at__lt=before)
+            .filter(active_at__lt=before)
             .values_list("pk", flat=True)[:BATCH]
         )
         if ids:

@@ -64,6 +64,7 @@ def table_state(table: Table, player: Player) -> shapes.TableState:
         "invite_url": invite_url(table),
         "version": table.version,
         "state": table.state,
+        "closed_reason": table.closed_reason or None,
         "rules": rules_json(table.rules),
         "you": {"seat": me, "color": seat.color, "is_host": table.host_id == seat.player_id},
         "seats": [_seat(s, me) for s in table.seats.all()],

@@ -221,6 +221,23 @@ def turn_undo(*, player: Player, code: str, version: int) -> Change:
     return _on_game(player, code, version, lambda game, side, roll: Step(game.undo(side)))
 
 
+def table_leave(*, player: Player, code: str, version: int) -> Change:
+    """Leave the table: it closes for both seats with no result, as the idle close does
+    (`games.idle`): a game in progress ends `abandoned`, with no winner and nothing
+    scored, the table becomes `closed` with `closed_reason` "left", and a `table_closed`
+    event naming the seat that left tells the other one. So nobody is held at a table
+    the opponent keeps alive."""
+    with _change():
+        table, seat = lock_seat(code, player, version)
+        game = table.current_game
+        playing = game if game is not None and not game.is_over else None
+        if playing is not None:
+            store.write_game(table, playing, store.game_value(table, playing).abandon())
+        table.state, table.closed_reason = TableState.CLOSED, CLOSED_LEFT
+        closed = events.table_left(table, playing, seat.side, player.name)
+        return _commit(table, playing, (), [closed], seats=[seat])
+
+
 @contextmanager
 def _change() -> Iterator[None]:
     """The transaction of a table change. When the connection is lost at its COMMIT,
@@ -358,8 +375,12 @@ def _give_entropy(table: Table, seat: Seat, entropy: str) -> None:
         seat.entropy, seat.entropy_version = entropy, table.version + 1
 
 
+CLOSED_LEFT = "left"
+"""The `closed_reason` of a table a seated player left."""
+
 TABLE_FIELDS = [
     "version",
+    "closed_reason",
     "next_seed",
     "next_seed_hash",
     "next_seed_version",
@@ -403,10 +424,17 @@ def _commit(
     and the table with its version bumped; the events go to Celery after the commit.
     Helpers change instances; only this writes them. The seats given are those the
     change touched and the caller's own: a change counts as looking at the table, at
-    no extra round trip. Every change is activity: it restarts the table's idle clock,
-    and its warnings (`games.idle`). It also notes whether the CPU is to play now."""
+    no extra round trip. It also notes whether the CPU is to play now.
+
+    A change that tells the seats something (it writes events: a join, a game's start,
+    a finished turn, a resignation, a leave) is activity: it restarts the table's idle
+    clock and its warnings (`games.idle`), and the retention's (`games.retention`). A
+    die move that leaves the turn open, an undo and entropy given between games tell
+    nobody anything and can be repeated without end, so they are not: otherwise one
+    player could keep a table, and the other's name and history, alive for ever."""
     table.version += 1
-    table.active_at, table.idle_warned = timezone.now(), None
+    if written:
+        table.active_at, table.idle_warned = timezone.now(), None
     table.cpu_to_move = (
         table.state == TableState.PLAYING
         and game is not None

@@ -203,6 +203,13 @@ class TableState(TypedDict):
     invite_url: Annotated[str, Format("uri")]
     version: Annotated[int, Doc("Send it back with every change.")]
     state: Annotated[str, OneOf(models.TableState)]
+    closed_reason: Annotated[
+        str | None,
+        Doc(
+            "Why the table is closed: `idle` (nobody acted at it for IDLE_CLOSE_DAYS) or "
+            "`left` (a player left it); null while it is open."
+        ),
+    ]
     rules: RulesOut
     you: You
     seats: list[Seat]

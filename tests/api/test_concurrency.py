@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 
-from bansugoroku.games.models import Game, GameState, Table, TableState, Turn
+from bansugoroku.games.models import Event, EventKind, Game, GameState, Table, TableState, Turn
 from tests.client import Answer, Api, open_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -126,13 +126,16 @@ def before(code: str) -> Before:
 
 def assert_history_intact(code: str) -> None:
     """Every game's turns are numbered 1..N with no gap or duplicate, N where it should be:
-    the turn being played (or resigned in) has no row yet; a winning or last pass has.
-    The table's events, likewise, are numbered 1..N."""
+    the turn being played (or resigned in, or that the table closed in) has no row yet; a
+    winning or last pass has. The table's events, likewise, are numbered 1..N."""
     for game in Game.objects.filter(table__code=code):
         numbers = list(
             Turn.objects.filter(game=game).order_by("number").values_list("number", flat=True)
         )
-        ended_by_a_turn = game.state in (GameState.WON, GameState.ABANDONED)
+        closed_in = Event.objects.filter(game=game, kind=EventKind.TABLE_CLOSED).exists()
+        ended_by_a_turn = game.state == GameState.WON or (
+            game.state == GameState.ABANDONED and not closed_in
+        )
         last = game.turn_number if ended_by_a_turn else game.turn_number - 1
         assert numbers == list(range(1, last + 1)), (game, numbers, game.turn_number)
     table = Table.objects.get(code=code)
@@ -349,3 +352,51 @@ def test_two_guests_joining_at_once_one_gets_the_seat_the_other_is_told_it_is_fu
     seats = Table.objects.get(code=code).seats.order_by("number")
     assert [seat.player.name for seat in seats] == ["Aiko", joined], "the first is kept"
     assert Table.objects.get(code=code).last_event == 1, "one player_joined"
+
+
+@pytest.mark.parametrize("round_", range(4))
+def test_a_leave_racing_a_move_one_happens_never_half_of_both(host, guest, round_):
+    """Whichever holds the row first wins: the move is applied once on an open table, or
+    the table closes with the game as it stood, the move refused as table_closed."""
+    code = open_table(host, guest)
+    me, other = seated(host, guest, code)
+    version, moves = legal_moves(me, code)
+    was = before(code)
+
+    moved, left = race_behind_lock(
+        code,
+        post(me, code, "moves", {"version": version, "moves": [moves[0]]}),
+        post(other, code, "leave", {"version": version}),
+    )
+
+    game = Game.objects.get(pk=was.game_id)
+    table = Table.objects.get(code=code)
+    closings = table.events.filter(kind=EventKind.TABLE_CLOSED).count()
+    if outcome(moved) == (200, None):
+        assert outcome(left) == (409, "stale_state")
+        assert table.state != TableState.CLOSED and closings == 0
+        assert_applied_once(was, moves[0])
+    else:
+        assert (outcome(moved), outcome(left)) == ((409, "table_closed"), (200, None))
+        assert (table.state, table.closed_reason, closings) == (TableState.CLOSED, "left", 1)
+        assert game.state == GameState.ABANDONED and table.score == (0, 0)
+        assert game.pending == was.pending and game.turn_number == was.turn_number
+    assert table.version == version + 1
+    assert_history_intact(code)
+
+
+def test_both_players_leaving_at_once_close_the_table_once(host, guest):
+    code = open_table(host, guest)
+    version = host.state(code)["version"]
+
+    answers = race_behind_lock(
+        code,
+        post(host, code, "leave", {"version": version}),
+        post(guest, code, "leave", {"version": version}),
+    )
+
+    assert sorted(outcome(a) for a in answers) == [(200, None), (409, "table_closed")]
+    table = Table.objects.get(code=code)
+    assert table.version == version + 1 and table.state == TableState.CLOSED
+    assert table.events.filter(kind=EventKind.TABLE_CLOSED).count() == 1
+    assert_history_intact(code)

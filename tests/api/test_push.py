@@ -133,6 +133,14 @@ def test_an_endpoint_registered_by_another_player_moves_to_the_caller(host, gues
         "https://user:secret@fcm.googleapis.com/x",
         "not a url",
         "https://" + "a" * 2048 + ".com/",
+        "https://fcm.googleapis.com\uff0fevil/x",  # a fullwidth slash: urlsplit refuses it
+        "https://fcm.googleapis.com\uff20evil.example/x",  # a fullwidth @
+        "https://[fcm.googleapis.com]/x",  # a name in brackets, as for an IPv6 address
+        "https://fcm.googleapis.com:22/x",  # another service on an allowed host
+        "https://fcm.googleapis.com:8443/x",
+        "https://fcm.googleapis.com:80/x",
+        "https://fcm.googleapis.com:99999/x",
+        "https://fcm.googleapis.com:ssh/x",
     ],
 )
 def test_an_endpoint_that_is_not_a_known_https_push_service_is_refused(host, settings, endpoint):
@@ -150,6 +158,7 @@ def test_an_endpoint_that_is_not_a_known_https_push_service_is_refused(host, set
         "https://updates.push.services.mozilla.com/wpush/v2/gAAAA",
         "https://web.push.apple.com/QGuQyavXutnMH",
         "https://wns2-by3p.notify.windows.com/w/?token=BQYAAA",
+        "https://fcm.googleapis.com:443/fcm/send/x",  # https's own port, written out
     ],
 )
 def test_the_browsers_push_services_are_taken(host, settings, endpoint):
@@ -167,9 +176,28 @@ def test_more_push_services_can_be_allowed(host, settings):
 
 
 @pytest.mark.parametrize("endpoint", ["http://127.0.0.1:8765/push/x", "http://localhost/x"])
-def test_development_takes_a_push_service_on_loopback(host, settings, endpoint):
-    settings.DEBUG = True
+def test_a_development_server_on_loopback_takes_a_push_service_on_loopback(
+    host, settings, endpoint
+):
+    settings.DEBUG = settings.LOOPBACK_ONLY = True
     assert host.post(SUBSCRIPTIONS, subscription(endpoint=endpoint)).status == 201
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    ["http://127.0.0.1:6379/", "http://localhost:6379/", "https://127.0.0.1/x", "http://[::1]/"],
+)
+def test_a_development_server_the_network_reaches_takes_no_loopback_endpoint(
+    host, settings, endpoint
+):
+    """`make run HOST=0.0.0.0`: anyone on the network could otherwise have the worker
+    post to this machine's own Redis."""
+    settings.DEBUG, settings.LOOPBACK_ONLY = True, False
+    problem = refused(
+        host.post(SUBSCRIPTIONS, subscription(endpoint=endpoint)), 400, "invalid_request"
+    )
+    assert "endpoint" in problem["errors"]
+    assert not PushSubscription.objects.exists()
 
 
 @pytest.mark.parametrize(

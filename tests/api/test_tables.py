@@ -86,6 +86,7 @@ STRANGER_CALLS = [
     ("POST", "/play-again", {"version": 1}),
     ("POST", "/entropy", {"version": 1, "entropy": "x"}),
     ("POST", "/resign", {"version": 1}),
+    ("POST", "/leave", {"version": 1}),
 ]
 
 

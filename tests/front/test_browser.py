@@ -352,3 +352,38 @@ def test_the_opening_roll_is_shown_and_the_higher_starts(
     mine, theirs = int(rolled[1]), int(rolled[2])
     assert mine != theirs and my_turn(page) == (mine > theirs)
     assert aiko.problems == []
+
+
+@pytest.mark.parametrize("viewport", [PHONE], ids=["phone"], indirect=True)
+def test_a_player_leaves_after_saying_so_twice_and_the_other_page_says_it_closed(
+    chromium, server, settings_for_play, players
+):
+    aiko, ben = players
+    a, b = aiko.page, ben.page
+    a.goto(server + "/")
+    a.fill("#new_name", "Aiko")
+    a.click('[data-test="create-table"]')
+    a.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
+    b.goto(a.locator('[data-test="invite-link"]').get_attribute("href"))
+    b.fill("#join_name", "Ben")
+    b.click('[data-test="join"]')
+    b.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
+    a.locator('[data-test="start"]').wait_for(state="visible")
+    act(a, a.locator('[data-test="start"]'))
+
+    b.click('[data-test="leave"]')
+    b.click("#leave-dialog button[value=cancel]")
+    assert b.locator('[data-test="leave"]').is_visible(), "staying changes nothing"
+    b.click('[data-test="leave"]')
+    shoot(b, "leave-dialog")
+    act(b, b.locator('[data-test="leave-confirm"]'))
+
+    closed = "A player left this table: it is closed."
+    assert b.locator("#status").inner_text() == closed
+    a.locator("#status", has_text=closed).wait_for(timeout=5000)  # by polling
+    for page in (a, b):
+        for action in ("leave", "resign", "undo", "play-again"):
+            assert page.locator(f'[data-test="{action}"]').is_hidden(), action
+        assert page.locator("[data-movable]").count() == 0
+    shoot(a, "left-other")
+    assert aiko.problems == [] and ben.problems == []

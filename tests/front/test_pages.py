@@ -201,7 +201,7 @@ def test_the_rules_draw_their_diagrams_and_name_the_wins(db):
 def test_the_data_page_states_the_retention_periods(settings, db):
     settings.RETENTION_TABLE_DAYS, settings.RETENTION_PLAYER_DAYS = 123, 45
     html = page(browser(), "/data")
-    assert "123 days after the table" in html and "at least 45 days" in html
+    assert "123 days after the last play at the table" in html and "at least 45 days" in html
 
 
 @pytest.mark.parametrize("path", ["/me/tables", "/settings", "/rules", "/data"])

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bansugoroku.front import devices
 from tests.front.browsers import DESKTOP, PHONE, SHOTS, needs_chromium
 
 # django_db: the committed game (`played`) needs the test database, which pytest-django
@@ -124,4 +125,26 @@ def test_the_language_switch_and_the_name_form(played, server, chromium):
     # The refused name was a 400 the page expected and showed; nothing else failed.
     assert [p for p in visit.problems if "400" not in p] == []
     assert len(visit.problems) == 2  # that answer, and the console's note of it
+    visit.context.close()
+
+
+def test_a_device_link_names_who_it_replaces_and_settings_switch_back(played, server, chromium):
+    """The host's browser opens the guest's "use on another device" link: the page says
+    who plays here now and what leaves; after the switch, settings switch back."""
+    visit = Visit(chromium, server, played.host.token, SIZES["phone"])
+    page = visit.open("/device/" + devices.make_link(played.guest.token))
+    replaces = page.locator('[data-test="device-replaces"]')
+    assert "plays as Aiko now, at 1 table." in replaces.inner_text()
+    assert "This browser will play as Ben" in page.locator("main").inner_text()
+    page.screenshot(path=str(SHOTS / "pages-device-replaces-phone.png"), full_page=True)
+    with page.expect_navigation():
+        page.locator('[data-test="use-device"]').click()
+    page = visit.open("/settings")
+    visit.check_layout("/settings")
+    page.screenshot(path=str(SHOTS / "pages-settings-players-phone.png"), full_page=True)
+    with page.expect_navigation():
+        page.locator('[data-test="switch-player"]', has_text="Aiko").click()
+    assert page.url == server + "/me/tables"
+    assert page.locator(f'a[href="/tables/{played.code}"]').count() == 1
+    assert not visit.problems, visit.problems
     visit.context.close()

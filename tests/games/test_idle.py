@@ -16,6 +16,7 @@ from django.core.management import CommandError, call_command
 from bansugoroku.games import idle
 from bansugoroku.games.models import Event, EventKind, Game, GameState, Table, TableState
 from tests.client import mover, open_table
+from tests.finished_games import whole_play
 
 pytestmark = pytest.mark.django_db
 
@@ -126,27 +127,59 @@ def test_tables_waiting_for_a_guest_or_between_games_close_too_and_keep_their_sc
     assert (joined.status, joined.body["code"]) == (409, "table_closed")
 
 
+def play(player, code: str, moves: list[list[int]]) -> int:
+    """Send moves as `player`, at the table's version; the new version."""
+    version = player.state(code)["version"]
+    answer = player.post(f"tables/{code}/moves", {"version": version, "moves": moves})
+    assert answer.status == 200, answer.body
+    return answer.body["version"]
+
+
 def test_every_kind_of_activity_restarts_the_idle_clock(clock, host, guest):
+    """A join, a game's start, a finished turn, a resignation and a new game."""
     code = host.post("tables", {}).body["code"]
     clock.shift(44 * DAY)
     assert guest.post(f"tables/{code}/join").status == 200
     clock.shift(44 * DAY)
-    version = host.state(code)["version"]
-    assert host.post(f"tables/{code}/entropy", {"version": version, "entropy": "x"}).status == 200
+    assert host.post(f"tables/{code}/start", {"version": host.state(code)["version"]}).status == 200
     clock.shift(44 * DAY)
-    assert host.post(f"tables/{code}/start", {"version": version + 1}).status == 200
+    player, _ = mover(code, host, guest)
+    version = play(player, code, whole_play(code))
     clock.shift(44 * DAY)
-    player, state = mover(code, host, guest)
-    move = state["game"]["turn"]["legal_moves"][0]
-    assert (
-        player.post(f"tables/{code}/moves", {"version": state["version"], "moves": [move]}).status
-        == 200
-    )
+    assert host.post(f"tables/{code}/resign", {"version": version}).status == 200
     clock.shift(44 * DAY)
-    assert player.post(f"tables/{code}/undo", {"version": state["version"] + 1}).status == 200
+    assert guest.post(f"tables/{code}/play-again", {"version": version + 1}).status == 200
+    clock.shift(44 * DAY)
     assert sweep().closed == 0
 
-    clock.shift(45 * DAY)
+    clock.shift(DAY)
+    assert sweep().closed == 1
+
+
+def test_a_move_that_leaves_the_turn_open_an_undo_and_entropy_are_no_activity(clock, host, guest):
+    """Each can be repeated without end: if they counted, one player could keep the
+    table, and the other's name and history, alive for ever."""
+    code = open_table(host, guest)
+    clock.shift(44 * DAY)
+    player, state = mover(code, host, guest)
+    turn = state["game"]["turn"]
+    open_move = next(
+        move
+        for move, effect in zip(turn["legal_moves"], turn["legal_move_effects"], strict=True)
+        if not effect["ends_turn"]
+    )
+    version = play(player, code, [open_move])
+    assert player.post(f"tables/{code}/undo", {"version": version}).status == 200
+    assert Table.objects.get(code=code).active_at == START
+    clock.shift(DAY)
+    assert (sweep().closed, Table.objects.get(code=code).state) == (1, TableState.CLOSED)
+
+    between = open_table(host, guest)
+    version = host.post(f"tables/{between}/resign", {"version": host.state(between)["version"]})
+    clock.shift(44 * DAY)
+    entropy = {"version": version.body["version"], "entropy": "again"}
+    assert guest.post(f"tables/{between}/entropy", entropy).status == 200
+    clock.shift(DAY)
     assert sweep().closed == 1
 
 
@@ -181,12 +214,8 @@ def test_activity_after_a_warning_starts_a_new_stretch_with_warnings_of_its_own(
     code = open_table(host, guest)
     clock.shift(44 * DAY)
     assert sweep().warned == {1: 1, 7: 0}  # past both thresholds: only the nearer
-    player, state = mover(code, host, guest)
-    move = state["game"]["turn"]["legal_moves"][0]
-    assert (
-        player.post(f"tables/{code}/moves", {"version": state["version"], "moves": [move]}).status
-        == 200
-    )
+    player, _ = mover(code, host, guest)
+    play(player, code, whole_play(code))
 
     clock.shift(38 * DAY)
     assert sweep().warned == {1: 0, 7: 1}

@@ -21,12 +21,12 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from bansugoroku.games import idle, services
-from bansugoroku.games.models import EventKind, Game, GameState, Player, Table, TableState
+from bansugoroku.games.models import EventKind, Game, GameState, Player, Table, TableState, Turn
 from bansugoroku.games.store import token_hash
 from tests.api.test_concurrency import (
     TIMEOUT,
+    Before,
     Race,
-    assert_applied_once,
     before,
     legal_moves,
     lock_waiters,
@@ -35,6 +35,7 @@ from tests.api.test_concurrency import (
     seated,
 )
 from tests.client import open_table
+from tests.finished_games import whole_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -97,19 +98,30 @@ def test_a_move_waiting_for_the_sweeps_lock_is_refused_as_table_closed(clock, ho
     assert_history_intact(code)
 
 
+def played_once(was: Before, moves: list[list[int]]) -> None:
+    """The whole play is the turn's row, once; the game went on to the next turn."""
+    recorded = Turn.objects.filter(game_id=was.game_id, number=was.turn_number)
+    assert list(recorded.values_list("moves", flat=True)) == [moves]
+    assert Game.objects.get(pk=was.game_id).turn_number > was.turn_number
+
+
 def test_the_sweep_passes_over_a_table_a_move_holds_and_the_move_makes_it_active(
     clock, host, guest
 ):
+    """A finished turn is activity (a die move that leaves the turn open is not)."""
     code = open_table(host, guest)
     me, _ = seated(host, guest, code)
-    version, moves = legal_moves(me, code)
+    version, _ = legal_moves(me, code)
+    play = whole_play(code)
     was = before(code)
     player = Player.objects.get(token_hash=token_hash(me.token))
     clock.shift(timedelta(days=46))
     swept: list[idle.Sweep] = []
 
     with transaction.atomic():
-        services.game_move(player=player, code=code, version=version, moves=[tuple(moves[0])])
+        services.game_move(
+            player=player, code=code, version=version, moves=[(m[0], m[1]) for m in play]
+        )
         sweeper = in_thread(lambda: swept.append(idle.sweep(now=timezone.now())))
         sweeper.join(TIMEOUT)  # it never waits for the row: SKIP LOCKED
         assert not sweeper.is_alive(), "the sweep waited for the move's lock"
@@ -118,7 +130,7 @@ def test_the_sweep_passes_over_a_table_a_move_holds_and_the_move_makes_it_active
     assert idle.sweep(now=timezone.now()).closed == 0  # active now
     table = Table.objects.get(code=code)
     assert table.state == TableState.PLAYING and table.active_at == timezone.now()
-    assert_applied_once(was, moves[0])
+    played_once(was, play)
     assert_history_intact(code)
 
 
@@ -128,12 +140,13 @@ def test_a_move_and_the_sweep_released_together_one_outcome_or_the_other(
 ):
     code = open_table(host, guest)
     me, _ = seated(host, guest, code)
-    version, moves = legal_moves(me, code)
+    version, _ = legal_moves(me, code)
+    play = whole_play(code)
     was = before(code)
     clock.shift(timedelta(days=46))
     barrier = threading.Barrier(2)
     answers, swept = [], []
-    move = post(me, code, "moves", {"version": version, "moves": [moves[0]]})
+    move = post(me, code, "moves", {"version": version, "moves": play})
 
     def after_barrier(call, into):
         return lambda: (barrier.wait(TIMEOUT), into.append(call()))
@@ -151,7 +164,7 @@ def test_a_move_and_the_sweep_released_together_one_outcome_or_the_other(
     if outcome(answer) == (200, None):
         assert swept[0].closed == 0 and closings == 0
         assert table.state == TableState.PLAYING
-        assert_applied_once(was, moves[0])
+        played_once(was, play)
     else:
         assert outcome(answer) == (409, "table_closed")
         assert swept[0].closed == 1 and closings == 1

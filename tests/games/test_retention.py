@@ -12,11 +12,12 @@ import pytest
 import time_machine
 from django.core.management import call_command
 from django.db import connection, transaction
+from django.utils import timezone
 
 from bansugoroku.games import retention, services, tasks
 from bansugoroku.games.models import Event, Game, Player, Seat, Table, Turn
 from engine.rules import Rules
-from tests.finished_games import play_out
+from tests.finished_games import play_out, whole_play
 
 NOW = datetime(2027, 6, 1, 12, tzinfo=UTC)
 
@@ -62,6 +63,52 @@ def test_a_table_unchanged_for_the_period_goes_with_its_games_turns_and_events()
     # Ben sat only at the purged table and was created long ago: he goes in the same run.
     assert sorted(Player.objects.values_list("name", flat=True)) == ["Aiko", "Chie"]
     assert purged.players == 1
+
+
+@pytest.mark.django_db
+def test_a_move_taken_back_keeps_no_table_only_playing_does():
+    """A die move and its undo change the table (its version and `updated_at`) but are
+    no play: the table still goes once nobody has played there for the period."""
+    old = NOW - timedelta(days=181)
+    aiko, ben = player("Aiko", old), player("Ben", old)
+    codes = []
+    with time_machine.travel(old, tick=False):
+        for _ in range(2):
+            table = services.table_create(host=aiko, rules=Rules()).table
+            services.table_join(player=ben, code=table.code)
+            table.refresh_from_db()
+            services.table_start(player=aiko, code=table.code, version=table.version)
+            codes.append(table.code)
+    taken_back, played = codes
+    with time_machine.travel(NOW - timedelta(days=1), tick=False):
+        _move_and_undo(taken_back)
+        _finish_a_turn(played)
+
+    with time_machine.travel(NOW, tick=False):
+        assert retention.purge().tables == 1
+
+    assert list(Table.objects.values_list("code", flat=True)) == [played]
+
+
+def _move_and_undo(code: str) -> None:
+    """The first die move of a play of two or more (so the turn stays open), undone."""
+    table, mover = _mover(code)
+    first, *rest = whole_play(code)
+    assert rest, "the turn stays open after the first move"
+    services.game_move(player=mover, code=code, version=table.version, moves=[tuple(first)])
+    services.turn_undo(player=mover, code=code, version=table.version + 1)
+    assert Table.objects.get(code=code).updated_at == timezone.now()
+
+
+def _finish_a_turn(code: str) -> None:
+    table, mover = _mover(code)
+    moves = [(m[0], m[1]) for m in whole_play(code)]
+    services.game_move(player=mover, code=code, version=table.version, moves=moves)
+
+
+def _mover(code: str) -> tuple[Table, Player]:
+    table = Table.objects.select_related("current_game").get(code=code)
+    return table, table.seats.get(number=table.current_game.turn_seat).player
 
 
 def _at(model: type, code: str) -> dict[str, str]:

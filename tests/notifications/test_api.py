@@ -1,9 +1,8 @@
 """The notices API: the address and its confirmation, preferences, one-click
-unsubscribe, and the provider's webhook; hostile and stale input gets a 4xx problem."""
+unsubscribe; hostile and stale input gets a 4xx problem."""
 
 from __future__ import annotations
 
-import base64
 import re
 from datetime import timedelta
 
@@ -14,7 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from notifications.confirmation import ConfirmationMailThrottle
-from notifications.models import Preferences, Suppression
+from notifications.models import Preferences
 from notifications.tokens import unsubscribe_token
 from tests.client import Api, check, open_table
 
@@ -181,52 +180,6 @@ def test_a_forged_unsubscribe_token_is_400_and_changes_nothing(host):
         answer = Client().post(f"/api/v1/unsubscribe/{token}")
         assert answer.status_code == 400 and answer.json()["code"] == "invalid_token"
     assert not Preferences.objects.filter(player_id=player_id).exists()
-
-
-def basic(secret: str) -> str:
-    return "Basic " + base64.b64encode(secret.encode()).decode()
-
-
-def bounce(address: str, record: str = "Bounce") -> dict:
-    return {
-        "RecordType": record,
-        "Type": "HardBounce" if record == "Bounce" else record,
-        "TypeCode": 1,
-        "MessageID": "883953f4-6105-42a2-a16a-77a8eac79483",
-        "Email": address,
-        "BouncedAt": "2026-12-01T00:00:00Z",
-        "ReceivedAt": "2026-12-01T00:00:00Z",
-        "Description": "The server was unable to deliver your message",
-        "Details": "smtp;550 5.1.1 The email account does not exist",
-    }
-
-
-def test_bounces_and_complaints_from_the_webhook_suppress_the_address(settings):
-    settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:s3cret"}
-    client = Client()
-    for address, record in (("Gone@Example.com", "Bounce"), ("angry@example.com", "SpamComplaint")):
-        answer = client.post(
-            "/anymail/postmark/tracking/",
-            bounce(address, record),
-            content_type="application/json",
-            headers={"Authorization": basic("hook:s3cret")},
-        )
-        assert answer.status_code == 200
-    reasons = dict(Suppression.objects.values_list("address", "reason"))
-    assert reasons == {"gone@example.com": "bounced", "angry@example.com": "complained"}
-
-
-def test_the_webhook_refuses_a_wrong_secret(settings):
-    settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:s3cret"}
-    for auth in ({"Authorization": basic("hook:guess")}, {}):
-        answer = Client().post(
-            "/anymail/postmark/tracking/",
-            bounce("someone@example.com"),
-            content_type="application/json",
-            headers=auth,
-        )
-        assert answer.status_code in (400, 401, 403)
-    assert not Suppression.objects.exists()
 
 
 def test_a_stale_patch_never_500s(host):

@@ -188,9 +188,8 @@ def test_events_delivered_while_the_broker_is_down_keep_their_notices_for_send_d
     host = EmailAddressFactory().player
     table = TableFactory(host=host)
     services.table_join(player=PlayerFactory(name="Ben"), code=table.code)
-    delivered = with_broker_down(
-        f"from bansugoroku.games.tasks import deliver_events; print(deliver_events({table.pk}, 1, 1))"
-    )
+    script = "from bansugoroku.games.tasks import deliver_events; print(deliver_events({}, 1, 1))"
+    delivered = with_broker_down(script.format(table.pk))
     assert delivered.returncode == 0, delivered.stderr
     assert delivered.stdout.strip() == "1"
     (notice,) = Notice.objects.filter(player=host, kind="opponent_joined", channel="email")

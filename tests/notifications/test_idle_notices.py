@@ -1,5 +1,6 @@
 """The idle close's warnings and close, written by the real sweep, reach both players
-by e-mail; the clock is moved, never waited for."""
+by e-mail; the clock is moved, never waited for. A table a player leaves closes too, and
+the other player is told."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from bansugoroku.games import idle
+from bansugoroku.games import idle, services
 from notifications import sending
+from notifications.models import Notice
 from tests.notifications.helpers import deliver, notice, player, started
 
 pytestmark = pytest.mark.django_db
@@ -40,3 +42,18 @@ def test_both_players_are_warned_a_week_ahead_then_told_of_the_close(postmark, s
         ("ben@example.com", f"Table {table.code} closes in 7 days"),
         ("ben@example.com", f"Table {table.code} was closed"),
     ]
+
+
+def test_when_a_player_leaves_the_other_is_told_who_left(postmark):
+    host, guest = player("Aiko", "aiko@example.com"), player("Ben", "ben@example.com")
+    table = started(host, guest)
+
+    services.table_leave(player=host, code=table.code, version=table.version)
+    deliver(table)
+
+    told = Notice.objects.filter(kind="table_closed").values_list("player__name", flat=True)
+    assert list(told) == ["Ben"], "the player who left is not told"
+    assert sending.send_notice(notice(table, guest, "table_closed").pk) == "sent"
+    [mail] = postmark.received
+    assert (mail.to, mail.body["Subject"]) == ("ben@example.com", f"Table {table.code} was closed")
+    assert f"Aiko left {table.code}, which closed it" in mail.body["TextBody"]

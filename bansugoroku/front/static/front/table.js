@@ -288,14 +288,18 @@ function resultText(result, pos) {
   if (result.kind === "resigned") {
     return fmt(result.you_won ? texts.they_resigned : texts.you_resigned, { name });
   }
-  if (result.kind !== "won") return texts.abandoned;
+  if (result.kind !== "won") {
+    return state.closed_reason === "left" ? texts.abandoned_left : texts.abandoned;
+  }
   const values = { name, how: winName(result, pos), points: result.points };
   return fmt(result.you_won ? texts.you_won : texts.they_won, values);
 }
 
 function statusText() {
   const game = state.game;
-  if (state.state === "closed") return texts.closed;
+  if (state.state === "closed") {
+    return state.closed_reason === "left" ? texts.closed_left : texts.closed;
+  }
   if (state.state === "waiting") return texts.waiting;
   if (state.state === "ready") {
     return state.you.is_host ? texts.ready_host : fmt(texts.ready_guest, { name: opponent() });
@@ -344,6 +348,7 @@ function render() {
   $('[data-test="undo"]').hidden = !(myTurn() && turn.can_undo);
   $('[data-test="play-again"]').hidden = state.state !== "between_games";
   $('[data-test="resign"]').hidden = !(state.state === "playing" && game && !game.result);
+  $('[data-test="leave"]').hidden = state.state === "closed";
   $("#invite").hidden = !state.seats.some((s) => s.free);
   $("#score").hidden = !game;
   $("#score").textContent = fmt(texts.score, {
@@ -485,6 +490,11 @@ const dialog = $("#resign-dialog");
 $('[data-test="resign"]').addEventListener("click", () => dialog.showModal());
 dialog.addEventListener("close", () => {
   if (dialog.returnValue === "resign") send("resign", {});
+});
+const leaving = $("#leave-dialog");
+$('[data-test="leave"]').addEventListener("click", () => leaving.showModal());
+leaving.addEventListener("close", () => {
+  if (leaving.returnValue === "leave") send("leave", {});
 });
 $('[data-test="copy-link"]').addEventListener("click", async (event) => {
   try {
