@@ -433,10 +433,16 @@ PUSH_MAX_PER_PLAYER = env_int("PUSH_MAX_PER_PLAYER", 20, minimum=1)
 # tasks queue as files in the git-ignored .celery/ folder, which a worker on the same
 # machine reads: nothing to install for development. Production sets Redis or RabbitMQ.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://")
+# Sending a message tries the broker twice, at once, rather than for kombu's default of
+# about 6 s: every change hands its events on after its commit, and with the broker down
+# each one held its request that long. A message not sent is no loss: the relays of
+# events, notices and the CPU's turns queue it again. (The worker's own reconnection
+# has its own settings and keeps trying.)
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {"max_retries": 1, "interval_start": 0}
 if CELERY_BROKER_URL == "filesystem://":
     _QUEUE = BASE_DIR / ".celery" / "queue"
     _QUEUE.mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
+    CELERY_BROKER_TRANSPORT_OPTIONS |= {
         "data_folder_in": str(_QUEUE),
         "data_folder_out": str(_QUEUE),
         "control_folder": str(BASE_DIR / ".celery" / "control"),

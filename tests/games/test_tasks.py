@@ -126,12 +126,16 @@ def test_a_change_succeeds_while_the_broker_is_down_and_its_events_wait():
     code = created.stdout.strip()
     guest, _ = services.player_create(name="Ben")
     join = (
-        "from bansugoroku.games import services; from bansugoroku.games.models import Player;"
-        f"services.table_join(player=Player.objects.get(pk={guest.pk}), code='{code}')"
+        "import time; from bansugoroku.games import services;"
+        "from bansugoroku.games.models import Player; started = time.monotonic();"
+        f"services.table_join(player=Player.objects.get(pk={guest.pk}), code='{code}');"
+        "print(time.monotonic() - started)"
     )
     joined = with_broker_down(join)
     assert joined.returncode == 0, joined.stderr
     assert "wait for the relay" in joined.stderr
+    # Not a benchmark: kombu's default retries held each change about 6 s, twice this.
+    assert float(joined.stdout) < 3, "a broker that is down holds up the change"
     (event,) = Event.objects.filter(table__code=code)
     assert event.kind == "player_joined" and event.delivered_at is None
 
