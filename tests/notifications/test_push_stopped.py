@@ -30,7 +30,7 @@ def stopped_by_a_gone_browser(push_service: Loopback, settings) -> tuple[Player,
     """A player whose only browser the push service calls gone (410), registered through
     the API: their "your turn" push fails for good and stops push; the notice of the
     opponent's arrival is still pending."""
-    settings.DEBUG = True  # takes a push service on loopback
+    settings.DEBUG = settings.LOOPBACK_ONLY = True  # takes a push service on loopback
     host = PlayerFactory()
     gone = Browser(push_service, "gone")
     push_service.route(gone.path, Reply(410))
