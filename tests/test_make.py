@@ -217,13 +217,16 @@ def test_make_run_tells_its_processes_whether_only_this_machine_reaches_it(
     bound decides, whatever the environment said."""
     monkeypatch.setattr(devserver, "own_names", lambda: ["192.168.1.23"])
     monkeypatch.setenv("LOOPBACK_ONLY", "1")
-    started: dict[str, str] = {}
+    started: list[dict[str, str]] = []
     monkeypatch.setattr(
         devserver.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0)
     )
-    monkeypatch.setattr(devserver, "run_together", lambda commands, env: started.update(env) or 0)
+    monkeypatch.setattr(
+        devserver, "run_together", lambda commands: started.extend(env for _, env in commands) or 0
+    )
     assert devserver.main([host, "8000"]) == 0
-    assert started["LOOPBACK_ONLY"] == ("1" if alone else "0")
+    assert len(started) == 3, "the web server, the worker and beat"
+    assert {env["LOOPBACK_ONLY"] for env in started} == {"1" if alone else "0"}
 
 
 def test_own_names_are_real_and_never_a_wildcard():

@@ -85,7 +85,7 @@ class Table(models.Model):
     next_seed_hash = models.CharField(max_length=64, blank=True, editable=False)
     next_seed_version = models.PositiveIntegerField(null=True, blank=True)
     """The table version at which `next_seed_hash` was first shown."""
-    cpu_to_move = models.BooleanField(default=False)
+    cpu_to_move = models.BooleanField(db_default=False)
     """The CPU is to play the current game's turn: set by every change, for the recovery
     of the CPU's turns whose message was lost (`games.tasks.recover_cpu_turns`)."""
 

@@ -33,7 +33,7 @@ class Watched:
         self.page = self.context.new_page()
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
-        self.page.on("requestfailed", lambda r: self.problems.append(f"{r.failure}: {r.url}"))
+        self.page.on("requestfailed", self._failed)
         self.page.on("response", self._response)
         # What the network answered (the page sees a revalidated 304 as its cached 200).
         self.network_statuses: list[int] = []
@@ -47,6 +47,12 @@ class Watched:
     def _console(self, message: Any) -> None:
         if message.type == "error":
             self.problems.append(f"console: {message.text}")
+
+    def _failed(self, request: Any) -> None:
+        # A request the browser itself cancelled, because the page navigated away before
+        # it finished (a form sent while a script still loads), is no failure.
+        if request.failure != "net::ERR_ABORTED":
+            self.problems.append(f"{request.failure}: {request.url}")
 
     def _response(self, response: Any) -> None:
         if response.status >= 400:

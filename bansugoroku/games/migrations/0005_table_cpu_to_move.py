@@ -12,7 +12,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="table",
             name="cpu_to_move",
-            field=models.BooleanField(default=False),
+            field=models.BooleanField(db_default=False),
         ),
         # The tables where the CPU is to play now.
         migrations.RunSQL(
