@@ -231,6 +231,8 @@ REST_FRAMEWORK: dict[str, Any] = {
         "address": env_str("THROTTLE_ADDRESS", "6000/min"),
         "join": env_str("THROTTLE_JOIN", "30/min"),
         "confirm_email": env_str("THROTTLE_CONFIRM_EMAIL", "5/hour"),
+        "confirm_email_daily": env_str("THROTTLE_CONFIRM_EMAIL_DAILY", "10/day"),
+        "confirm_email_addresses": env_str("THROTTLE_CONFIRM_EMAIL_ADDRESSES", "20/day"),
     },
     "UNAUTHENTICATED_USER": None,
 }

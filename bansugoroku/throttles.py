@@ -88,7 +88,7 @@ class WindowThrottle(SimpleRateThrottle):
         key = f"{key}:{window}"
         if not redis_breaker.open:
             try:
-                return self.count(key) <= self.num_requests
+                return self.hit(key) <= self.num_requests
             except RedisError as exc:
                 redis_breaker.trip()
                 logger.warning(
@@ -99,7 +99,11 @@ class WindowThrottle(SimpleRateThrottle):
                 )
         if self.fail_open:
             return True  # while Redis is away, games go on without rate limits
-        return self.count(key, process_counters) <= self.num_requests
+        return self.hit(key, process_counters) <= self.num_requests
+
+    def hit(self, key: str, cache: BaseCache | None = None) -> int:
+        """Count this request against the limit in the window's `key`; the count so far."""
+        return self.count(key, cache)
 
     def count(self, key: str, cache: BaseCache | None = None) -> int:
         """Count this request in its window; the window's count so far."""
@@ -155,6 +159,20 @@ class JoinCodeThrottle(AddressRateThrottle):
 
     scope = "join"
     fail_open = False
+
+
+class KeyedThrottle(WindowThrottle):
+    """A limit on what `ident` names (a player, a mailbox) rather than on whoever sends
+    the request; counted in this process while Redis is down rather than let through."""
+
+    fail_open = False
+
+    def __init__(self, ident: str) -> None:
+        super().__init__()
+        self.ident = ident
+
+    def get_cache_key(self, request: Request, view: APIView) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.ident}
 
 
 def join_guess_wait(request: HttpRequest) -> int | None:

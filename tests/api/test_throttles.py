@@ -7,46 +7,13 @@ import selectors
 import socket
 import threading
 import time
-import uuid
 from collections.abc import Iterator
-from types import SimpleNamespace
 
 import pytest
 import redis
-from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 
-REDIS_URL = "redis://127.0.0.1:6379/15"
-
-
-@pytest.fixture(params=["memory", "redis"])
-def counters(request, settings):
-    """Where the counters live: the test runs once for each cache backend."""
-    if request.param == "redis":
-        try:
-            redis.Redis.from_url(REDIS_URL, socket_connect_timeout=0.5).ping()
-        except redis.ConnectionError:
-            pytest.skip(f"no Redis at {REDIS_URL}")
-        settings.CACHES = {
-            "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
-                "LOCATION": REDIS_URL,
-                "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
-            }
-        }
-    yield caches["default"]
-    caches["default"].clear()
-
-
-@pytest.fixture
-def throttle_clock(monkeypatch, counters):
-    """Rate limits count in fixed windows; the test sets their clock, so that no window
-    turns over in the middle of a test."""
-    from bansugoroku.throttles import WindowThrottle
-
-    clock = SimpleNamespace(now=6000.0 + 15)  # 15 s into a minute
-    monkeypatch.setattr(WindowThrottle, "timer", lambda self: clock.now)
-    return clock
+from tests.conftest import REDIS_URL
 
 
 def test_rate_limits_answer_429_with_retry_after(host, monkeypatch, throttle_clock):
