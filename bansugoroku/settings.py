@@ -483,6 +483,7 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
     },
+    "filters": {"redact_tokens": {"()": "bansugoroku.log_filters.RedactTokens"}},
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
     },
@@ -490,5 +491,9 @@ LOGGING = {
     "loggers": {
         # pgserver logs every command it runs at INFO.
         "pgserver": {"level": "WARNING"},
+        # The loggers that print a request's path (the web process's access log, and
+        # Django's warnings about 4xx and 5xx answers) drop the tokens of mailed links.
+        "tornado.access": {"filters": ["redact_tokens"]},
+        "django.request": {"filters": ["redact_tokens"]},
     },
 }
