@@ -233,6 +233,8 @@ REST_FRAMEWORK: dict[str, Any] = {
         "confirm_email": env_str("THROTTLE_CONFIRM_EMAIL", "5/hour"),
         "confirm_email_daily": env_str("THROTTLE_CONFIRM_EMAIL_DAILY", "10/day"),
         "confirm_email_addresses": env_str("THROTTLE_CONFIRM_EMAIL_ADDRESSES", "20/day"),
+        "new_player": env_str("THROTTLE_NEW_PLAYER", "60/hour"),
+        "new_table": env_str("THROTTLE_NEW_TABLE", "60/hour"),
     },
     "UNAUTHENTICATED_USER": None,
 }
@@ -475,6 +477,9 @@ CELERY_TIMEZONE = TIME_ZONE
 # each batch's row locks held for a fraction of a second (make bench-sweep).
 IDLE_CLOSE_DAYS = env_int("IDLE_CLOSE_DAYS", 45, minimum=1)
 IDLE_SWEEP_BATCH = env_int("IDLE_SWEEP_BATCH", 1000, minimum=1)
+# Tables a player may have waiting for an opponent at once: one more is 409
+# too_many_open_tables, so nobody fills the table list with codes nobody will use.
+OPEN_TABLES_MAX = env_int("OPEN_TABLES_MAX", 20, minimum=1)
 
 LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"])
 LOGGING = {

@@ -1,4 +1,5 @@
-"""Rate limits: per player token, per address, and a tight one on join codes.
+"""Rate limits: per player token, per address, a tight one on join codes, and those on
+making players and tables.
 
 Beside the settings rather than in the API, because a page outside the API (the
 invitation page) counts against the join-code limit too.
@@ -161,6 +162,14 @@ class JoinCodeThrottle(AddressRateThrottle):
     fail_open = False
 
 
+class NewPlayerThrottle(AddressRateThrottle):
+    """Players made per client address (THROTTLE_NEW_PLAYER), through the API or the
+    home page's forms: each new player is a fresh token with limits of its own."""
+
+    scope = "new_player"
+    fail_open = False
+
+
 class KeyedThrottle(WindowThrottle):
     """A limit on what `ident` names (a player, a mailbox) rather than on whoever sends
     the request; counted in this process while Redis is down rather than let through."""
@@ -175,16 +184,29 @@ class KeyedThrottle(WindowThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.ident}
 
 
-def join_guess_wait(request: HttpRequest) -> int | None:
-    """Count a request outside the API that tells whether a code is a table (the
-    invitation page) as a join guess from its address: None while under the limit,
-    else the whole seconds to wait before the next."""
+class NewTableThrottle(KeyedThrottle):
+    """Tables a player creates (THROTTLE_NEW_TABLE), whatever the address; pass the
+    player's id."""
+
+    scope = "new_table"
+
+
+def limit_wait(throttle: WindowThrottle, request: HttpRequest | Request) -> int | None:
+    """Count the request against the throttle: None while under the limit, else the
+    whole seconds to wait before the next. For checks a view makes itself: outside the
+    API, or for one method or one field only."""
     from rest_framework.views import APIView
 
-    throttle = JoinCodeThrottle()
-    if throttle.allow_request(Request(request), APIView()):
+    drf_request = request if isinstance(request, Request) else Request(request)
+    if throttle.allow_request(drf_request, APIView()):
         return None
     return retry_after(throttle.wait())
+
+
+def join_guess_wait(request: HttpRequest) -> int | None:
+    """Count a request outside the API that tells whether a code is a table (the
+    invitation page) as a join guess from its address."""
+    return limit_wait(JoinCodeThrottle(), request)
 
 
 def retry_after(wait: float) -> int:

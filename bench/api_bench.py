@@ -108,6 +108,7 @@ def server_env(database_url: str) -> dict[str, str]:
         "THROTTLE_PLAYER": "1000000/s",
         "THROTTLE_ADDRESS": "1000000/s",
         "THROTTLE_JOIN": "1000000/s",  # the setup joins a table per client from one address
+        "THROTTLE_NEW_PLAYER": "1000000/s",  # and makes two players per client
         "LOG_LEVEL": "WARNING",
     }
 
