@@ -50,10 +50,10 @@ def mailbox(address: str) -> str:
             allow_quoted_local=True,
             allow_domain_literal=True,
             globally_deliverable=False,
+            test_environment=True,  # `.test` too
         )
-        local, domain = parsed.local_part, parsed.ascii_domain or parsed.domain
     except EmailNotValidError:  # stored before addresses were checked this way
-        local, _, domain = address.strip().rpartition("@")
-    local = local.lower()
+        return address.strip().lower()
+    local, domain = parsed.local_part.lower(), parsed.ascii_domain or parsed.domain
     base = local.split("+", 1)[0]
     return f"{base or local}@{domain.lower()}"
