@@ -231,6 +231,10 @@ REST_FRAMEWORK: dict[str, Any] = {
         "address": env_str("THROTTLE_ADDRESS", "6000/min"),
         "join": env_str("THROTTLE_JOIN", "30/min"),
         "confirm_email": env_str("THROTTLE_CONFIRM_EMAIL", "5/hour"),
+        "confirm_email_daily": env_str("THROTTLE_CONFIRM_EMAIL_DAILY", "10/day"),
+        "confirm_email_addresses": env_str("THROTTLE_CONFIRM_EMAIL_ADDRESSES", "20/day"),
+        "new_player": env_str("THROTTLE_NEW_PLAYER", "60/hour"),
+        "new_table": env_str("THROTTLE_NEW_TABLE", "60/hour"),
     },
     "UNAUTHENTICATED_USER": None,
 }
@@ -486,6 +490,9 @@ CELERY_TIMEZONE = TIME_ZONE
 # each batch's row locks held for a fraction of a second (make bench-sweep).
 IDLE_CLOSE_DAYS = env_int("IDLE_CLOSE_DAYS", 45, minimum=1)
 IDLE_SWEEP_BATCH = env_int("IDLE_SWEEP_BATCH", 1000, minimum=1)
+# Tables a player may have waiting for an opponent at once: one more is 409
+# too_many_open_tables, so nobody fills the table list with codes nobody will use.
+OPEN_TABLES_MAX = env_int("OPEN_TABLES_MAX", 20, minimum=1)
 
 LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"])
 LOGGING = {
@@ -494,6 +501,7 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
     },
+    "filters": {"redact_tokens": {"()": "bansugoroku.log_filters.RedactTokens"}},
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
     },
@@ -501,5 +509,9 @@ LOGGING = {
     "loggers": {
         # pgserver logs every command it runs at INFO.
         "pgserver": {"level": "WARNING"},
+        # The loggers that print a request's path (the web process's access log, and
+        # Django's warnings about 4xx and 5xx answers) drop the tokens of mailed links.
+        "tornado.access": {"filters": ["redact_tokens"]},
+        "django.request": {"filters": ["redact_tokens"]},
     },
 }

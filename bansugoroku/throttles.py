@@ -1,4 +1,5 @@
-"""Rate limits: per player token, per address, and a tight one on join codes.
+"""Rate limits: per player token, per address, a tight one on join codes, and those on
+making players and tables.
 
 Beside the settings rather than in the API, because a page outside the API (the
 invitation page) counts against the join-code limit too.
@@ -88,7 +89,7 @@ class WindowThrottle(SimpleRateThrottle):
         key = f"{key}:{window}"
         if not redis_breaker.open:
             try:
-                return self.count(key) <= self.num_requests
+                return self.hit(key) <= self.num_requests
             except RedisError as exc:
                 redis_breaker.trip()
                 logger.warning(
@@ -99,7 +100,11 @@ class WindowThrottle(SimpleRateThrottle):
                 )
         if self.fail_open:
             return True  # while Redis is away, games go on without rate limits
-        return self.count(key, process_counters) <= self.num_requests
+        return self.hit(key, process_counters) <= self.num_requests
+
+    def hit(self, key: str, cache: BaseCache | None = None) -> int:
+        """Count this request against the limit in the window's `key`; the count so far."""
+        return self.count(key, cache)
 
     def count(self, key: str, cache: BaseCache | None = None) -> int:
         """Count this request in its window; the window's count so far."""
@@ -157,16 +162,51 @@ class JoinCodeThrottle(AddressRateThrottle):
     fail_open = False
 
 
-def join_guess_wait(request: HttpRequest) -> int | None:
-    """Count a request outside the API that tells whether a code is a table (the
-    invitation page) as a join guess from its address: None while under the limit,
-    else the whole seconds to wait before the next."""
+class NewPlayerThrottle(AddressRateThrottle):
+    """Players made per client address (THROTTLE_NEW_PLAYER), through the API or the
+    home page's forms: each new player is a fresh token with limits of its own."""
+
+    scope = "new_player"
+    fail_open = False
+
+
+class KeyedThrottle(WindowThrottle):
+    """A limit on what `ident` names (a player, a mailbox) rather than on whoever sends
+    the request; counted in this process while Redis is down rather than let through."""
+
+    fail_open = False
+
+    def __init__(self, ident: str) -> None:
+        super().__init__()
+        self.ident = ident
+
+    def get_cache_key(self, request: Request, view: APIView) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.ident}
+
+
+class NewTableThrottle(KeyedThrottle):
+    """Tables a player creates (THROTTLE_NEW_TABLE), whatever the address; pass the
+    player's id."""
+
+    scope = "new_table"
+
+
+def limit_wait(throttle: WindowThrottle, request: HttpRequest | Request) -> int | None:
+    """Count the request against the throttle: None while under the limit, else the
+    whole seconds to wait before the next. For checks a view makes itself: outside the
+    API, or for one method or one field only."""
     from rest_framework.views import APIView
 
-    throttle = JoinCodeThrottle()
-    if throttle.allow_request(Request(request), APIView()):
+    drf_request = request if isinstance(request, Request) else Request(request)
+    if throttle.allow_request(drf_request, APIView()):
         return None
     return retry_after(throttle.wait())
+
+
+def join_guess_wait(request: HttpRequest) -> int | None:
+    """Count a request outside the API that tells whether a code is a table (the
+    invitation page) as a join guess from its address."""
+    return limit_wait(JoinCodeThrottle(), request)
 
 
 def retry_after(wait: float) -> int:

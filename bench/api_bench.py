@@ -108,13 +108,18 @@ def server_env(database_url: str) -> dict[str, str]:
         "THROTTLE_PLAYER": "1000000/s",
         "THROTTLE_ADDRESS": "1000000/s",
         "THROTTLE_JOIN": "1000000/s",  # the setup joins a table per client from one address
+        "THROTTLE_NEW_PLAYER": "1000000/s",  # and makes two players per client
         "LOG_LEVEL": "WARNING",
     }
 
 
 @contextmanager
-def gunicorn(options: list[str], env: dict[str, str]) -> Iterator[tuple[int, int]]:
+def gunicorn(
+    options: list[str], env: dict[str, str], log_path: Path | None = None
+) -> Iterator[tuple[int, int]]:
     """gunicorn serving on a free loopback port; yields the port and the master's pid.
+    Its output goes to `log_path` if given (for a test to read), else to a file that
+    only a failed start shows.
 
     It runs in a session of its own: a Ctrl-C of the benchmark does not reach it, and
     on the way out it is stopped (with its workers) whatever happened meanwhile.
@@ -122,7 +127,7 @@ def gunicorn(options: list[str], env: dict[str, str]) -> Iterator[tuple[int, int
     port = free_port()
     command = [sys.executable, "-m", "gunicorn", "bansugoroku.wsgi"]
     command += ["--bind", f"{HOST}:{port}", "--log-level", "warning", *options]
-    with tempfile.TemporaryFile() as log:
+    with log_path.open("w+b") if log_path else tempfile.TemporaryFile() as log:
         process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True
         )

@@ -1,5 +1,9 @@
 """A player's e-mail address: set (a confirmation mail goes out), confirmed by the
-signed link's token, suppressed when it bounces or its owner complains."""
+signed link's token, suppressed when it bounces or its owner complains.
+
+Suppression is by mailbox (`notifications.mailboxes.mailbox`), so no spelling of a
+suppressed address gets mail; whoever sets one is answered as for any other address,
+so that the answer does not tell whether it was suppressed."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from django.utils import timezone
 
 from bansugoroku.games.models import Player
 from notifications.mail import confirmation_email
+from notifications.mailboxes import mailbox
 from notifications.models import EmailAddress, Suppression, SuppressionReason
 from notifications.refusals import InvalidToken, MailUnavailable, NoAddress
 from notifications.tokens import confirm_token, read_confirm_token
@@ -16,7 +21,8 @@ from notifications.tokens import confirm_token, read_confirm_token
 
 def email_set(*, player: Player, address: str | None) -> EmailAddress | None:
     """Set the player's address (unconfirmed until its link is followed) and mail the
-    link; None removes it. Setting the address already confirmed changes nothing."""
+    link, unless the address is suppressed; None removes it. Setting the address already
+    confirmed changes nothing. `address` is in its canonical form."""
     with transaction.atomic():
         current = EmailAddress.objects.select_for_update().filter(player=player).first()
         if address is None:
@@ -28,6 +34,8 @@ def email_set(*, player: Player, address: str | None) -> EmailAddress | None:
         email, _ = EmailAddress.objects.update_or_create(
             player=player, defaults={"address": address, "confirmed_at": None}
         )
+    if is_suppressed(address):
+        return email
     max_age = settings.NOTICE_CONFIRM_MAX_AGE
     message = confirmation_email(
         player, address, confirm_token(player.pk, address), days=max(1, max_age.days)
@@ -69,7 +77,11 @@ def _confirm(player_id: int, address: str) -> EmailAddress:
 
 
 def address_suppress(*, address: str, reason: SuppressionReason, detail: str = "") -> None:
-    """No more mail to this address, from anyone."""
+    """No more mail to this address's mailbox, in any spelling, from anyone."""
     Suppression.objects.update_or_create(
-        address=address.lower(), defaults={"reason": reason, "detail": detail[:2000]}
+        address=mailbox(address), defaults={"reason": reason, "detail": detail[:2000]}
     )
+
+
+def is_suppressed(address: str) -> bool:
+    return Suppression.objects.filter(address=mailbox(address)).exists()

@@ -11,6 +11,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from bansugoroku.games.admin import ReadOnly
+from notifications.mailboxes import mailbox
 from notifications.models import (
     Attempt,
     DeviceToken,
@@ -60,11 +61,16 @@ class PreferencesAdmin(admin.ModelAdmin[Preferences]):
 
 @admin.register(Suppression)
 class SuppressionAdmin(admin.ModelAdmin[Suppression]):
-    """Deleting a row lets mail go to the address again."""
+    """Deleting a row lets mail go to the address again. A row added here is kept by
+    mailbox, as the provider's reports are."""
 
     list_display = ["address", "reason", "created_at"]
     list_filter = ["reason"]
     search_fields = ["address"]
+
+    def save_model(self, request: HttpRequest, obj: Suppression, form: Any, change: bool) -> None:
+        obj.address = mailbox(obj.address)
+        super().save_model(request, obj, form, change)
 
 
 @admin.register(PushSubscription)

@@ -1,5 +1,10 @@
 """E-mails: a notice or an address confirmation, as text and HTML in the player's
-language, with RFC 8058 one-click unsubscribe and a link to the notice settings."""
+language, with a link to the notice settings; a notice with RFC 8058 one-click
+unsubscribe.
+
+A confirmation mail goes to an address nobody has confirmed yet, which anyone may have
+typed: it says nothing its sender chose (not the player's name) and carries no
+unsubscribe link, which would let whoever gets it turn the player's mail off."""
 
 from __future__ import annotations
 
@@ -15,12 +20,9 @@ from bansugoroku.site import site_url
 from notifications.content import Content
 from notifications.tokens import unsubscribe_token
 
-ALL_KINDS = ""
-"""The unsubscribe kind that turns every notice e-mail off."""
 
-
-def unsubscribe_url(player_id: int, kind: str) -> str:
-    return f"{site_url()}/api/v1/unsubscribe/{unsubscribe_token(player_id, kind)}"
+def unsubscribe_url(player_id: int, kind: str, address: str) -> str:
+    return f"{site_url()}/api/v1/unsubscribe/{unsubscribe_token(player_id, kind, address)}"
 
 
 def settings_url() -> str:
@@ -29,22 +31,18 @@ def settings_url() -> str:
 
 
 def _email(
-    player: Player, address: str, subject: str, template: str, context: dict[str, Any], kind: str
+    player: Player,
+    address: str,
+    subject: str,
+    template: str,
+    context: dict[str, Any],
+    headers: dict[str, str],
 ) -> EmailMultiAlternatives:
-    unsubscribe = unsubscribe_url(player.pk, kind)
     context = context | {"player": player, "settings_url": settings_url()}
     with translation.override(player.locale):
         text = render_to_string(f"notifications/{template}.txt", context)
         html = render_to_string(f"notifications/{template}.html", context)
-    message = EmailMultiAlternatives(
-        subject,
-        text,
-        to=[address],
-        headers={
-            "List-Unsubscribe": f"<{unsubscribe}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
-    )
+    message = EmailMultiAlternatives(subject, text, to=[address], headers=headers)
     message.attach_alternative(html, "text/html")
     return message
 
@@ -52,7 +50,12 @@ def _email(
 def notice_email(
     player: Player, address: str, kind: str, content: Content
 ) -> EmailMultiAlternatives:
-    return _email(player, address, content.subject, "notice", {"content": content}, kind)
+    """A notice to the player's confirmed address."""
+    headers = {
+        "List-Unsubscribe": f"<{unsubscribe_url(player.pk, kind, address)}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
+    return _email(player, address, content.subject, "notice", {"content": content}, headers)
 
 
 def confirmation_email(
@@ -64,4 +67,4 @@ def confirmation_email(
     with translation.override(player.locale):
         subject = _("Confirm your e-mail address")
     context = {"address": address, "link": link, "days": days}
-    return _email(player, address, subject, "confirm", context, ALL_KINDS)
+    return _email(player, address, subject, "confirm", context, headers={})

@@ -184,7 +184,8 @@ class Suppression(models.Model):
     """An address no mail goes to: it bounced, its owner complained, or it failed."""
 
     address = models.EmailField(max_length=254, unique=True)
-    """Lower-cased."""
+    """The mailbox (`notifications.mailboxes.mailbox`): lower-cased, IDNA domain, no
+    +tag, so that it stands for every spelling of the address."""
     reason = models.CharField(max_length=12, choices=SuppressionReason.choices)
     detail = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

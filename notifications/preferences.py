@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from django.db import transaction
+from django.utils.crypto import constant_time_compare
 
 from bansugoroku.games.errors import TableNotFound
 from bansugoroku.games.models import Player, Seat
-from notifications.models import Channel, Kind, Preferences, TableMute
+from notifications.models import Channel, EmailAddress, Kind, Preferences, TableMute
+from notifications.refusals import InvalidToken
+from notifications.tokens import address_tag, read_unsubscribe_token
 
 
 def preferences_of(player: Player) -> Preferences:
@@ -59,6 +62,17 @@ def _mute(player: Player, codes: Sequence[str]) -> None:
 
 def muted_codes(player: Player) -> list[str]:
     return sorted(TableMute.objects.filter(player=player).values_list("table__code", flat=True))
+
+
+def unsubscribe_request(token: str) -> tuple[int, str]:
+    """The player and the kind of e-mail an unsubscribe token turns off, if it was
+    mailed to the player's confirmed address of now: a link from a mail to an address
+    the player has changed since, or removed, does nothing."""
+    player_id, kind, tag = read_unsubscribe_token(token)
+    email = EmailAddress.objects.filter(player_id=player_id, confirmed_at__isnull=False).first()
+    if email is None or not constant_time_compare(address_tag(email.address), tag):
+        raise InvalidToken("this link is from a mail to an address the player no longer uses")
+    return player_id, kind
 
 
 def unsubscribe(*, player_id: int, kind: str) -> None:

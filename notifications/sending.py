@@ -40,8 +40,10 @@ from django.utils import timezone
 
 from bansugoroku.games.models import Seat, TableState
 from notifications import content, push
+from notifications.addresses import is_suppressed
 from notifications.channels import SENDERS, Recipient
 from notifications.errors import DeliveryError, PermanentError
+from notifications.mailboxes import mailbox
 from notifications.models import (
     Attempt,
     AttemptOutcome,
@@ -189,7 +191,7 @@ def _channel_check(notice: Notice, prefs: Preferences) -> Skip | Recipient:
     email = EmailAddress.objects.filter(player=notice.player).first()
     if email is None or not email.confirmed:
         return Skip("no confirmed e-mail address")
-    if Suppression.objects.filter(address=email.address.lower()).exists():
+    if is_suppressed(email.address):
         return Skip("the address is suppressed")
     return Recipient(notice.player, email.address)
 
@@ -280,7 +282,7 @@ def _stop_channel(notice: Notice, recipient: Recipient, error: str) -> None:
     stopped for the player until they register again."""
     if notice.channel == Channel.EMAIL:
         Suppression.objects.get_or_create(
-            address=recipient.address.lower(),
+            address=mailbox(recipient.address),
             defaults={"reason": SuppressionReason.FAILED, "detail": error},
         )
     else:

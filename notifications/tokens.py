@@ -1,8 +1,12 @@
 """Signed tokens in links sent by mail (django.core.signing, keyed by SECRET_KEY).
 
 A confirmation token names the player and the address and expires after
-NOTICE_CONFIRM_MAX_AGE; an unsubscribe token names the player and the kind of e-mail and
-never expires, since a List-Unsubscribe link in an old mail must still work.
+NOTICE_CONFIRM_MAX_AGE. An unsubscribe token names the player, the kind of e-mail and
+the address it was mailed to (a keyed hash of it, so that the link does not carry the
+address), and does not expire, since a List-Unsubscribe link in an old mail must still
+work; it works only while that address is the player's confirmed one
+(`preferences.unsubscribe_request`): whoever had a mail for an address the player has
+left since can no longer turn the player's mail off.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.core import signing
+from django.utils.crypto import salted_hmac
 
 from notifications.refusals import InvalidToken
 
@@ -31,14 +36,22 @@ def read_confirm_token(token: str, max_age: timedelta) -> tuple[int, str]:
     return int(data["p"]), str(data["a"])
 
 
-def unsubscribe_token(player_id: int, kind: str) -> str:
-    return signing.dumps({"p": player_id, "k": kind}, salt=_UNSUBSCRIBE, compress=True)
+def address_tag(address: str) -> str:
+    """Which address an unsubscribe token was mailed to, without naming it."""
+    return salted_hmac(_UNSUBSCRIBE, address).hexdigest()[:16]
 
 
-def read_unsubscribe_token(token: str) -> tuple[int, str]:
-    """The player and the kind of e-mail to turn off; an empty kind is every kind."""
+def unsubscribe_token(player_id: int, kind: str, address: str) -> str:
+    data = {"p": player_id, "k": kind, "a": address_tag(address)}
+    return signing.dumps(data, salt=_UNSUBSCRIBE, compress=True)
+
+
+def read_unsubscribe_token(token: str) -> tuple[int, str, str]:
+    """The player, the kind of e-mail to turn off (an empty kind is every kind) and the
+    tag of the address the token was mailed to."""
     try:
         data = signing.loads(token, salt=_UNSUBSCRIBE)
-    except signing.BadSignature:
+        return int(data["p"]), str(data["k"]), str(data["a"])
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        # A token of this site's from before tokens named the address has no "a".
         raise InvalidToken("not an unsubscribe token of this site") from None
-    return int(data["p"]), str(data["k"])

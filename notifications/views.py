@@ -20,7 +20,6 @@ from bansugoroku.games.models import Player
 from notifications import addresses, preferences, shapes
 from notifications.models import Channel, EmailAddress, Kind, Preferences
 from notifications.serializers import ConfirmSerializer, PreferencesSerializer
-from notifications.tokens import read_unsubscribe_token
 
 
 def preferences_json(player: Player, prefs: Preferences) -> shapes.NoticePreferences:
@@ -83,7 +82,8 @@ class EmailConfirmView(APIView):
 class UnsubscribeView(APIView):
     """RFC 8058 one-click unsubscribe: the mail client POSTs `List-Unsubscribe=One-Click`
     to the link of the mail's `List-Unsubscribe` header. The signed token is the only
-    credential, and the body is not read: any POST to the link unsubscribes."""
+    credential, and the body is not read: any POST to the link unsubscribes, while the
+    address the mail went to is still the player's confirmed one."""
 
     authentication_classes = []
     permission_classes = [AllowAny]
@@ -98,9 +98,11 @@ class UnsubscribeView(APIView):
         ],
         responses={200: component(shapes.Unsubscribed)} | schema.problems(400),
         summary="Turn a kind of e-mail off with one click, without a token (RFC 8058)",
+        description="400 `invalid_token` when the token is forged, or was mailed to an "
+        "address the player has changed or removed since.",
     )
     def post(self, request: Request, token: str) -> Response:
-        player_id, kind = read_unsubscribe_token(token)
+        player_id, kind = preferences.unsubscribe_request(token)
         preferences.unsubscribe(player_id=player_id, kind=kind)
         answer: shapes.Unsubscribed = {"unsubscribed": kind or "all"}
         return Response(answer)

@@ -1,10 +1,14 @@
 """Shared pytest fixtures. pytest-django provides `client`, `db`, `settings`, ..."""
 
+import os
+import uuid
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from django.core.cache import cache
+import redis
+from django.core.cache import cache, caches
 
 from tests.client import Api, open_table
 from tests.finished_games import Played, played_once
@@ -23,6 +27,41 @@ def fresh_rate_limits(monkeypatch):
     yield
     cache.clear()
     process_counters.clear()
+
+
+REDIS_URL = os.environ.get("CACHE_URL") or "redis://127.0.0.1:6379/15"
+"""The Redis the rate-limit tests count in: the suite's CACHE_URL if it has one, as
+the test flushes the database when it ends."""
+
+
+@pytest.fixture(params=["memory", "redis"])
+def counters(request, settings):
+    """Where the counters live: the test runs once for each cache backend."""
+    if request.param == "redis":
+        try:
+            redis.Redis.from_url(REDIS_URL, socket_connect_timeout=0.5).ping()
+        except redis.ConnectionError:
+            pytest.skip(f"no Redis at {REDIS_URL}")
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": REDIS_URL,
+                "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+            }
+        }
+    yield caches["default"]
+    caches["default"].clear()
+
+
+@pytest.fixture
+def throttle_clock(monkeypatch, counters):
+    """Rate limits count in fixed windows; the test sets their clock, so that no window
+    turns over in the middle of a test."""
+    from bansugoroku.throttles import WindowThrottle
+
+    clock = SimpleNamespace(now=6000.0 + 15)  # 15 s into a minute
+    monkeypatch.setattr(WindowThrottle, "timer", lambda self: clock.now)
+    return clock
 
 
 @pytest.fixture

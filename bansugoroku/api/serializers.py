@@ -17,6 +17,7 @@ from bansugoroku.display_names import MAX_LENGTH, refused_characters
 from bansugoroku.games.models import CpuLevel
 from bansugoroku.locales import LOCALE_NAMES
 from engine.rules import Finish, Muji, Start
+from notifications.mailboxes import NotAnAddress, canonical
 
 
 class StrictSerializer(serializers.Serializer[Any]):
@@ -99,10 +100,21 @@ class PlayerCreateSerializer(StrictSerializer):
     )
 
 
+class Address(serializers.EmailField):
+    """An address as `notifications.mailboxes.canonical` writes it, so that every
+    spelling of one mailbox is stored, mailed and counted alike."""
+
+    def to_internal_value(self, data: Any) -> str:
+        try:
+            return canonical(str(super().to_internal_value(data)))
+        except NotAnAddress as error:
+            raise serializers.ValidationError(str(error)) from None
+
+
 class PlayerUpdateSerializer(StrictSerializer):
     name = Name(required=False)
     locale = Locale(required=False)
-    email = serializers.EmailField(
+    email = Address(
         required=False,
         allow_null=True,
         max_length=254,

@@ -15,6 +15,7 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_view,
 )
+from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -35,6 +36,7 @@ from bansugoroku.api.serializers import (
     TableCreateSerializer,
     VersionSerializer,
 )
+from bansugoroku.creation_limits import new_player_wait, new_table_wait
 from bansugoroku.games import selectors, services, shapes
 from bansugoroku.games.models import Player, Table
 from bansugoroku.locales import preferred_locale
@@ -79,9 +81,14 @@ class PlayersView(APIView):
         responses={201: component(shapes.NewPlayer)} | schema.problems(400),
         auth=[],
         summary="Create a player and get their token (shown once)",
+        description="At most THROTTLE_NEW_PLAYER per client address: 429 `throttled` "
+        "beyond, with `Retry-After`.",
     )
     def post(self, request: Request) -> Response:
         fields = parse(PlayerCreateSerializer, request)
+        wait = new_player_wait(request)
+        if wait is not None:
+            raise Throttled(wait)
         fields.setdefault("locale", preferred_locale(request.headers.get("Accept-Language")))
         player, token = services.player_create(**fields)
         answer: shapes.NewPlayer = {"token": token, "player": player_json(player)}
@@ -130,19 +137,24 @@ class TablesView(APIView):
     @extend_schema(
         operation_id="tables_create",
         request=TableCreateSerializer,
-        responses={201: component(shapes.TableState)} | schema.problems(400),
+        responses={201: component(shapes.TableState)} | schema.problems(400, 409),
         summary="Create a table with house rules, to play a friend or the CPU",
         description="You host the table and take the first seat (Black). Share its `code` "
         'or `invite_url` with a friend, who joins with it; with `"opponent": "cpu"` the '
-        "second seat is the CPU at `cpu_level`. Then the host starts the first game.",
+        "second seat is the CPU at `cpu_level`. Then the host starts the first game. "
+        "At most THROTTLE_NEW_TABLE per player (429 `throttled` beyond, with "
+        "`Retry-After`), and OPEN_TABLES_MAX of yours waiting for an opponent at once "
+        "(409 `too_many_open_tables`, with the `limit`).",
     )
     def post(self, request: Request) -> Response:
         data = parse(TableCreateSerializer, request)
         player = player_of(request)
+        cpu = data.get("cpu_level", "") if data["opponent"] == "cpu" else ""
+        wait = new_table_wait(request, player, cpu)
+        if wait is not None:
+            raise Throttled(wait)
         change = services.table_create(
-            host=player,
-            rules=Rules.from_json(dict(data.get("rules", {}))),
-            cpu=data.get("cpu_level", "") if data["opponent"] == "cpu" else "",
+            host=player, rules=Rules.from_json(dict(data.get("rules", {}))), cpu=cpu
         )
         return state_response(change.table, player, status=201)
 

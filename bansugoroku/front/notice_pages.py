@@ -24,7 +24,7 @@ from bansugoroku.games.models import Player
 from notifications import addresses, preferences
 from notifications.models import Channel, EmailAddress, EmailMode, Kind
 from notifications.refusals import InvalidToken, NoAddress
-from notifications.tokens import read_confirm_token, read_unsubscribe_token
+from notifications.tokens import read_confirm_token
 
 KINDS: dict[str, StrPromise] = {
     Kind.YOUR_TURN: _("Your turn"),
@@ -96,7 +96,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     try:
         if len(token) > MAX_TOKEN:
             raise InvalidToken("too long")
-        player_id, kind = read_unsubscribe_token(token)
+        player_id, kind = preferences.unsubscribe_request(token)
     except InvalidToken:
         return render(request, "front/unsubscribe.html", {"refused": True}, status=400)
     context = {"what": KINDS.get(kind), "done": request.method == "POST"}

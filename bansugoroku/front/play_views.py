@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils import translation
 from django.views.decorators.http import require_POST, require_safe
 
+from bansugoroku.creation_limits import new_player_wait, new_table_wait
 from bansugoroku.front.forms import JoinForm, NewTableForm, PlayerForm, friendly_name
 from bansugoroku.front.identity import current_player, remember
 from bansugoroku.front.qr import qr_svg
@@ -54,16 +55,34 @@ def _player(player: Player | None, form: PlayerForm) -> tuple[Player, str | None
     return services.player_create(name=form.cleaned_data["name"], locale=locale)
 
 
+def _limited(
+    request: HttpRequest, wait: int | None, error: ServiceError | None = None
+) -> HttpResponse:
+    """A new player or table over its limit (`bansugoroku.creation_limits`): 429 with
+    the wait, or the error's status (too many tables waiting)."""
+    context = {"wait": wait, "error": error}
+    response = render(request, "front/limited.html", context, status=error.status if error else 429)
+    if wait is not None:
+        response["Retry-After"] = str(wait)
+    return response
+
+
 @require_POST
 def table_new(request: HttpRequest) -> HttpResponse:
     current = current_player(request)
     form = NewTableForm(request.POST, needs_name=current is None)
     if not form.is_valid():
         return _home(request, current, form, JoinForm(needs_name=current is None), status=400)
-    player, token = _player(current, form)
     data = form.cleaned_data
-    rules = Rules.from_json({key: data[key] for key in ("finish", "muji", "start")})
     cpu = "" if data["opponent"] == "friend" else data["opponent"]
+    try:
+        wait = new_table_wait(request, current, cpu) if current else new_player_wait(request)
+    except ServiceError as error:
+        return _limited(request, None, error)
+    if wait is not None:
+        return _limited(request, wait)
+    player, token = _player(current, form)
+    rules = Rules.from_json({key: data[key] for key in ("finish", "muji", "start")})
     change = services.table_create(host=player, rules=rules, cpu=cpu)
     response = redirect("table-page", code=change.table.code)
     if token:
@@ -84,6 +103,8 @@ def join(request: HttpRequest) -> HttpResponse:
     form = JoinForm(request.POST, needs_name=current is None)
     if not form.is_valid():
         return _home(request, current, NewTableForm(needs_name=current is None), form, status=400)
+    if current is None and (wait := new_player_wait(request)) is not None:
+        return _limited(request, wait)
     player, token = _player(current, form)
     code = form.cleaned_data["code"].strip()
     try:

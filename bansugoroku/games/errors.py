@@ -73,6 +73,12 @@ class GameInProgress(ServiceError):
     status, code, title = 409, "game_in_progress", "The game is still being played"
 
 
+class TooManyOpenTables(ServiceError):
+    """The player hosts OPEN_TABLES_MAX tables that wait for an opponent already."""
+
+    status, code, title = 409, "too_many_open_tables", "Too many tables wait for an opponent"
+
+
 class OutcomeUnknown(ServiceError):
     """The connection to PostgreSQL was lost at COMMIT: the change may have been stored."""
 

@@ -7,46 +7,17 @@ import selectors
 import socket
 import threading
 import time
-import uuid
 from collections.abc import Iterator
-from types import SimpleNamespace
 
 import pytest
 import redis
-from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+from django.test import Client
 
-REDIS_URL = "redis://127.0.0.1:6379/15"
-
-
-@pytest.fixture(params=["memory", "redis"])
-def counters(request, settings):
-    """Where the counters live: the test runs once for each cache backend."""
-    if request.param == "redis":
-        try:
-            redis.Redis.from_url(REDIS_URL, socket_connect_timeout=0.5).ping()
-        except redis.ConnectionError:
-            pytest.skip(f"no Redis at {REDIS_URL}")
-        settings.CACHES = {
-            "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
-                "LOCATION": REDIS_URL,
-                "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
-            }
-        }
-    yield caches["default"]
-    caches["default"].clear()
-
-
-@pytest.fixture
-def throttle_clock(monkeypatch, counters):
-    """Rate limits count in fixed windows; the test sets their clock, so that no window
-    turns over in the middle of a test."""
-    from bansugoroku.throttles import WindowThrottle
-
-    clock = SimpleNamespace(now=6000.0 + 15)  # 15 s into a minute
-    monkeypatch.setattr(WindowThrottle, "timer", lambda self: clock.now)
-    return clock
+from bansugoroku.games.models import Player
+from tests.client import Api
+from tests.conftest import REDIS_URL
+from tests.front.test_play_pages import NEW_TABLE, seated_client
 
 
 def test_rate_limits_answer_429_with_retry_after(host, monkeypatch, throttle_clock):
@@ -211,3 +182,52 @@ def test_after_a_redis_timeout_requests_leave_redis_alone_for_a_while(
     time.sleep(RedisBreaker.pause)
     assert player.get("players/me").status == 200
     assert redis_hangs.received > asked, "Redis was not asked again after the pause"
+
+
+def test_players_made_from_one_address_are_limited(api, monkeypatch, throttle_clock):
+    """A new token per player buys nothing: the address is counted, through the API and
+    the home page's form alike."""
+    from bansugoroku.throttles import NewPlayerThrottle
+
+    monkeypatch.setattr(NewPlayerThrottle, "THROTTLE_RATES", {"new_player": "3/hour"})
+    answers = [Api().post("players", {"name": f"P{n}"}) for n in range(4)]
+
+    assert [a.status for a in answers] == [201, 201, 201, 429]
+    refused = answers[-1]
+    assert refused.body["code"] == "throttled"
+    assert refused.headers["Content-Type"] == "application/problem+json"
+    assert refused.headers["Retry-After"] == str(7200 - 6015)  # the hour's window ends
+    page = Client().post("/new", NEW_TABLE)
+    assert page.status_code == 429 and page["Retry-After"] == str(7200 - 6015)
+    assert Player.objects.count() == 3
+
+
+def test_tables_created_by_one_player_are_limited(host, guest, monkeypatch, throttle_clock):
+    from bansugoroku.throttles import NewTableThrottle
+
+    monkeypatch.setattr(NewTableThrottle, "THROTTLE_RATES", {"new_table": "3/hour"})
+    cpu = {"opponent": "cpu", "cpu_level": "easy"}
+    answers = [host.post("tables", cpu) for _ in range(4)]
+
+    assert [a.status for a in answers] == [201, 201, 201, 429]
+    assert answers[-1].body["code"] == "throttled" and answers[-1].headers["Retry-After"]
+    assert guest.post("tables", cpu).status == 201, "another player has a count of their own"
+    throttle_clock.now += 3600
+    assert host.post("tables", cpu).status == 201
+
+
+def test_tables_waiting_for_an_opponent_are_capped_per_player(host, guest, settings):
+    settings.OPEN_TABLES_MAX = 2
+    answers = [host.post("tables", {}) for _ in range(3)]
+
+    assert [a.status for a in answers] == [201, 201, 409]
+    refused = answers[-1].body
+    assert refused["code"] == "too_many_open_tables" and refused["limit"] == 2
+    assert host.post("tables", {"opponent": "cpu", "cpu_level": "easy"}).status == 201
+    page = seated_client(host.token).post("/new", NEW_TABLE)
+    assert page.status_code == 409 and "2 tables that wait" in page.content.decode()
+
+    assert guest.post(f"tables/{answers[0].body['code']}/join").status == 200
+    assert host.post("tables", {}).status == 201, "a table joined waits no more"
+    codes = {p["code"] for p in Api().get("problems").body["problems"]}
+    assert "too_many_open_tables" in codes

@@ -21,7 +21,7 @@ from notifications.tokens import unsubscribe_token
 from tests.api.test_concurrency import TIMEOUT, Race, lock_waiters
 from tests.client import Api
 from tests.front.test_pages import browser, page
-from tests.notifications.test_api import confirmation_token
+from tests.notifications.test_api import confirmation_token, confirmed_address
 
 pytestmark = pytest.mark.django_db
 
@@ -139,8 +139,8 @@ def test_a_link_to_an_address_removed_since_gets_the_400_page(host):
 
 
 def test_the_unsubscribe_page_asks_then_turns_that_kind_off(host):
-    player_id = host.get("players/me").body["id"]
-    url = f"/unsubscribe/{unsubscribe_token(player_id, 'your_turn')}"
+    player_id = confirmed_address(host)
+    url = f"/unsubscribe/{unsubscribe_token(player_id, 'your_turn', 'aiko@example.com')}"
     client = Client(enforce_csrf_checks=True)
 
     html = page(client, url)
@@ -157,11 +157,11 @@ def test_the_unsubscribe_page_asks_then_turns_that_kind_off(host):
 
 
 def test_the_unsubscribe_page_for_every_kind_and_for_bad_tokens(host):
-    player_id = host.get("players/me").body["id"]
-    assert "Stop all notice e-mails?" in page(
-        Client(), f"/unsubscribe/{unsubscribe_token(player_id, '')}"
-    )
-    for bad in ("nonsense", "a" * 3000, unsubscribe_token(player_id, "x")[:-2] + "zz"):
+    player_id = confirmed_address(host)
+    every_kind = unsubscribe_token(player_id, "", "aiko@example.com")
+    assert "Stop all notice e-mails?" in page(Client(), f"/unsubscribe/{every_kind}")
+    elsewhere = unsubscribe_token(player_id, "", "typo@example.com")
+    for bad in ("nonsense", "a" * 3000, every_kind[:-2] + "zz", elsewhere):
         for answer in (Client().get(f"/unsubscribe/{bad}"), Client().post(f"/unsubscribe/{bad}")):
             assert answer.status_code == 400 and 'data-test="refused"' in answer.content.decode()
     assert not Preferences.objects.filter(player_id=player_id).exists()

@@ -12,8 +12,9 @@ from django.core import mail, signing
 from django.test import Client
 from django.utils import timezone
 
+from bansugoroku.games.models import Player
 from notifications.confirmation import ConfirmationMailThrottle
-from notifications.models import Preferences
+from notifications.models import EmailAddress, Preferences
 from notifications.tokens import unsubscribe_token
 from tests.client import Api, check, open_table
 
@@ -32,9 +33,11 @@ def test_setting_an_address_mails_a_confirmation_link_that_confirms_it(host, ope
 
     (message,) = mail.outbox
     assert message.to == ["aiko@example.com"]
-    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     html, kind = message.alternatives[0]
     assert kind == "text/html" and "confirm?token=" in html
+    # Whoever gets it (a mistyped address) can't turn the player's mail off.
+    assert "List-Unsubscribe" not in message.extra_headers
+    assert "unsubscribe" not in message.body and "unsubscribe" not in html
     prefs = host.get("players/me/notices")
     assert prefs.body["email"] == {"address": "aiko@example.com", "confirmed": False}
 
@@ -153,9 +156,18 @@ def test_muting_a_table_you_dont_sit_at_is_404_like_any_other_code(host, guest, 
         assert answer.status == 404 and answer.body["code"] == "table_not_found"
 
 
+def confirmed_address(host: Api, address: str = "aiko@example.com") -> int:
+    """Give the player a confirmed address, as the link would; the player's id."""
+    player = Player.objects.get(pk=host.get("players/me").body["id"])
+    EmailAddress.objects.update_or_create(
+        player=player, defaults={"address": address, "confirmed_at": timezone.now()}
+    )
+    return player.pk
+
+
 def test_one_click_unsubscribe_turns_that_kind_off_without_login(host):
-    player_id = host.get("players/me").body["id"]
-    url = f"/api/v1/unsubscribe/{unsubscribe_token(player_id, 'your_turn')}"
+    player_id = confirmed_address(host)
+    url = f"/api/v1/unsubscribe/{unsubscribe_token(player_id, 'your_turn', 'aiko@example.com')}"
 
     answer = Client().post(
         url, "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded"
@@ -167,16 +179,36 @@ def test_one_click_unsubscribe_turns_that_kind_off_without_login(host):
 
 
 def test_an_unsubscribe_link_for_every_kind_turns_all_mail_off(host):
-    player_id = host.get("players/me").body["id"]
-    Client().post(f"/api/v1/unsubscribe/{unsubscribe_token(player_id, '')}")
+    player_id = confirmed_address(host)
+    Client().post(f"/api/v1/unsubscribe/{unsubscribe_token(player_id, '', 'aiko@example.com')}")
     prefs = Preferences.objects.get(player_id=player_id)
     assert not any(prefs.email_kinds.values())
 
 
-def test_a_forged_unsubscribe_token_is_400_and_changes_nothing(host):
-    player_id = host.get("players/me").body["id"]
+def test_an_unsubscribe_link_works_only_while_its_address_is_the_players(host):
+    """A link mailed to an address the player changed since does nothing, even once the
+    player is back to mail on a new address: a new address, a new link."""
+    player_id = confirmed_address(host, "typo@example.com")
+    old = f"/api/v1/unsubscribe/{unsubscribe_token(player_id, '', 'typo@example.com')}"
+
+    host.call("PATCH", "players/me", {"email": "aiko@example.com"})
+    waiting = Client().post(old)
+    host.post("players/me/email/confirm", {"token": confirmation_token(mail.outbox[-1])})
+    confirmed = Client().post(old)
+
+    for answer in (waiting, confirmed):
+        assert answer.status_code == 400 and answer.json()["code"] == "invalid_token"
+    assert not Preferences.objects.filter(player_id=player_id).exists()
+    new = unsubscribe_token(player_id, "", "aiko@example.com")
+    assert Client().post(f"/api/v1/unsubscribe/{new}").status_code == 200
+
+
+def test_a_forged_or_old_unsubscribe_token_is_400_and_changes_nothing(host):
+    player_id = confirmed_address(host)
     forged = signing.dumps({"p": player_id, "k": ""}, salt="another.salt")
-    for token in (forged, "nonsense", "a" * 300):
+    # Signed right, but from before tokens named the address: it names none.
+    unbound = signing.dumps({"p": player_id, "k": ""}, salt="notifications.unsubscribe")
+    for token in (forged, unbound, "nonsense", "a" * 300):
         answer = Client().post(f"/api/v1/unsubscribe/{token}")
         assert answer.status_code == 400 and answer.json()["code"] == "invalid_token"
     assert not Preferences.objects.filter(player_id=player_id).exists()
