@@ -30,8 +30,7 @@ def fresh_rate_limits(monkeypatch):
 
 
 REDIS_URL = os.environ.get("CACHE_URL") or "redis://127.0.0.1:6379/15"
-"""The Redis the rate-limit tests count in: the suite's CACHE_URL if it has one, as
-the test flushes the database when it ends."""
+"""The Redis the rate-limit tests count in: the suite's CACHE_URL if it has one."""
 
 
 @pytest.fixture(params=["memory", "redis"])
@@ -42,15 +41,23 @@ def counters(request, settings):
             redis.Redis.from_url(REDIS_URL, socket_connect_timeout=0.5).ping()
         except redis.ConnectionError:
             pytest.skip(f"no Redis at {REDIS_URL}")
+        prefix = f"test-{uuid.uuid4().hex}"
         settings.CACHES = {
             "default": {
                 "BACKEND": "django.core.cache.backends.redis.RedisCache",
                 "LOCATION": REDIS_URL,
-                "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+                "KEY_PREFIX": prefix,
             }
         }
-    yield caches["default"]
-    caches["default"].clear()
+        yield caches["default"]
+        # The test's own keys only: `clear()` would flush the whole database, and with it
+        # the counters of a test run beside this one.
+        client = redis.Redis.from_url(REDIS_URL)
+        for key in client.scan_iter(match=f"{prefix}:*"):
+            client.delete(key)
+    else:
+        yield caches["default"]
+        caches["default"].clear()
 
 
 @pytest.fixture
