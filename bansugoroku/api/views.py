@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 
 from bansugoroku.api import schema
 from bansugoroku.api.auth import player_of
+from bansugoroku.api.confirmation import mail_confirmation
 from bansugoroku.api.problems import PROBLEM_TYPES, ProblemList, ProblemType, problem, problem_list
 from bansugoroku.api.schema import component
 from bansugoroku.api.serializers import (
@@ -42,7 +43,6 @@ from bansugoroku.games.models import Player, Table
 from bansugoroku.locales import preferred_locale
 from bansugoroku.throttles import JoinCodeThrottle
 from engine.rules import Rules
-from notifications.confirmation import mail_confirmation
 
 
 def parse(serializer_class: type[Serializer[Any]], request: Request) -> dict[str, Any]:
