@@ -8,4 +8,8 @@ class NotificationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from bansugoroku.games import outbox
         from notifications import webhooks  # noqa: F401 - connects the tracking receiver
+        from notifications.tasks import outbox_notices
+
+        outbox.add_reader(outbox_notices)
