@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.utils import translation
 from django.utils.dateparse import parse_datetime
@@ -19,8 +18,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from bansugoroku.games import queries
-from bansugoroku.games.models import Event, Player, Seat, Table, TableState
+from bansugoroku.games import selectors
+from bansugoroku.games.models import Event, Game, Player, Seat, TableState
 from bansugoroku.site import site_url
 from engine.names import roll_name
 from notifications.models import Kind, TableMute
@@ -80,13 +79,13 @@ def your_turn(player: Player) -> Content:
     """Every table where the player's move is awaited, oldest first, but those muted."""
     muted = set(TableMute.objects.filter(player=player).values_list("table_id", flat=True))
     waiting = [
-        _waiting_line(seat, table, game, other, other_player)
-        for seat, table, game, other, other_player in queries.tables_of_player(player.pk)
-        if table.pk not in muted
-        and table.state == TableState.PLAYING
-        and game is not None
-        and not game.is_over
-        and game.turn_seat == seat.number
+        _waiting_line(seat, seat.table.current_game, other)
+        for seat, other in selectors.tables_for_player(player)
+        if seat.table_id not in muted
+        and seat.table.state == TableState.PLAYING
+        and seat.table.current_game is not None
+        and not seat.table.current_game.is_over
+        and seat.table.current_game.turn_seat == seat.number
     ]
     if len(waiting) == 1:
         subject = _("Your turn at %(code)s") % {"code": waiting[0].code}
@@ -97,10 +96,11 @@ def your_turn(player: Player) -> Content:
     return Content(subject, [_("Your move is awaited:")], waiting)
 
 
-def _waiting_line(
-    seat: Seat, table: Table, game: Any, other: Seat, other_player: Player | None
-) -> TableLine:
-    them = opponent_name(other, other_player)
+def _waiting_line(seat: Seat, game: Game, other: Seat) -> TableLine:
+    """`seat`'s table, as `selectors.tables_for_player` gives it: its game and the other
+    seat's player read already."""
+    table = seat.table
+    them = opponent_name(other, other.player)
     lines = [_("Table %(code)s, against %(name)s.") % {"code": table.code, "name": them}]
     play = game.recent.get("plays", [None, None])[other.number]
     if play:
