@@ -23,7 +23,7 @@ from bansugoroku.api.parsers import PayloadTooLarge
 from bansugoroku.games.errors import ServiceError
 from bansugoroku.throttles import retry_after
 from engine.turn import Reason
-from notifications import refusals  # noqa: F401 - its ServiceErrors are problem types too
+from notifications import errors as notice_errors  # noqa: F401 - its ServiceErrors are problem types too
 
 logger = logging.getLogger(__name__)
 

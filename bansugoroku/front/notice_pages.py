@@ -22,8 +22,8 @@ from django_stubs_ext import StrPromise
 
 from bansugoroku.games.models import Player
 from notifications import addresses, preferences
+from notifications.errors import InvalidToken, NoAddress
 from notifications.models import Channel, EmailAddress, EmailMode, Kind
-from notifications.refusals import InvalidToken, NoAddress
 from notifications.tokens import read_confirm_token
 
 KINDS: dict[str, StrPromise] = {
