@@ -18,7 +18,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from bansugoroku.games import selectors
+from bansugoroku.games import payloads, selectors
 from bansugoroku.games.models import Event, Game, Player, Seat, TableState
 from bansugoroku.site import site_url
 from engine.names import roll_name
@@ -119,7 +119,8 @@ def _waiting_line(seat: Seat, game: Game, other: Seat) -> TableLine:
 
 
 def game_over(event: Event, player: Player) -> Content:
-    payload, table = event.payload, event.table
+    payload: payloads.GameEnded = event.payload
+    table = event.table
     seats = list(Seat.objects.filter(table=table).select_related("player"))
     mine = next(s.number for s in seats if s.player_id == player.pk)
     other = seats[1 - mine]
@@ -151,7 +152,8 @@ def game_over(event: Event, player: Player) -> Content:
 
 
 def opponent_joined(event: Event, player: Player) -> Content:
-    table, name = event.table, event.payload["name"]
+    payload: payloads.PlayerJoined = event.payload
+    table, name = event.table, payload["name"]
     subject = _("%(name)s joined your table %(code)s") % {"name": name, "code": table.code}
     line = _("%(name)s sat down at %(code)s: the game can start.") % {
         "name": name,
@@ -161,8 +163,9 @@ def opponent_joined(event: Event, player: Player) -> Content:
 
 
 def table_closing(event: Event, player: Player) -> Content:
-    table, days = event.table, int(event.payload["days_left"])
-    closes_at = parse_datetime(str(event.payload["closes_at"]))
+    payload: payloads.TableClosing = event.payload
+    table, days = event.table, payload["days_left"]
+    closes_at = parse_datetime(payload["closes_at"])
     when = date_format(closes_at, "DATE_FORMAT") if closes_at else ""
     subject = ngettext(
         "Table %(code)s closes in %(days)d day",
@@ -179,13 +182,14 @@ def table_closing(event: Event, player: Player) -> Content:
 
 
 def table_closed(event: Event, player: Player) -> Content:
+    payload: payloads.TableClosed = event.payload
     table = event.table
     subject = _("Table %(code)s was closed") % {"code": table.code}
-    if event.payload["reason"] == "left":
+    if payload["reason"] == "left":
         line = _(
             "%(name)s left %(code)s, which closed it: a game in progress there ended "
             "with no winner."
-        ) % {"name": event.payload["name"], "code": table.code}
+        ) % {"name": payload["name"], "code": table.code}
     else:
         line = _("%(code)s was closed because nobody moved there for a long time.") % {
             "code": table.code

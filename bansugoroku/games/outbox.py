@@ -23,6 +23,7 @@ from typing import Any
 from celery import current_app
 from django.db import transaction
 
+from bansugoroku.games import payloads
 from bansugoroku.games.models import Event, EventKind, Seat
 
 DELIVER = "games.deliver_events"
@@ -59,7 +60,8 @@ def cpu_turns(table_id: int, events: Sequence[Event]) -> None:
     )
     for event in events:
         if event.kind == EventKind.TURN_STARTED and event.seat in cpu_seats:
-            args = (event.table.code, event.payload["game"], event.payload["turn"])
+            payload: payloads.TurnStarted = event.payload
+            args = (event.table.code, payload["game"], payload["turn"])
             transaction.on_commit(functools.partial(queue_cpu_turn, *args))
 
 
