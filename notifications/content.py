@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from django.urls import reverse
 from django.utils import translation
 from django.utils.dateparse import parse_datetime
 from django.utils.formats import date_format
@@ -45,7 +46,7 @@ class Content:
 
 def table_url(code: str) -> str:
     """The table page the web client serves; the apps open it too."""
-    return f"{site_url()}/tables/{code}"
+    return site_url() + reverse("table-page", args=[code])
 
 
 def dice_text(dice: list[int] | tuple[int, ...]) -> str:

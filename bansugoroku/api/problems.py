@@ -13,6 +13,7 @@ from typing import Any, TypedDict
 from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404
+from django.urls import reverse
 from redis import RedisError
 from rest_framework import exceptions
 from rest_framework.renderers import JSONRenderer
@@ -120,7 +121,7 @@ class ProblemResponse(Response):
 
 def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:
     body = {
-        "type": f"/api/v1/problems/{code}",
+        "type": reverse("api:problem", args=[code]),
         "title": title,
         "status": status,
         "detail": detail,
