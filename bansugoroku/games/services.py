@@ -36,7 +36,8 @@ from bansugoroku.games.errors import (
     WrongState,
 )
 from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState, Turn
-from bansugoroku.games.store import CODE_ALPHABET, CODE_LENGTH, lock_seat, lock_table, token_hash
+from bansugoroku.games.player_tokens import new_token, token_hash
+from bansugoroku.games.store import CODE_ALPHABET, CODE_LENGTH, lock_seat, lock_table
 from engine import cpu
 from engine.dice import seed_commitment
 from engine.game import GameError, GameValue, Roller, Step
@@ -58,7 +59,7 @@ class Change:
 
 def player_create(*, name: str, locale: str = "en") -> tuple[Player, str]:
     """A new player and their bearer token; only the hash is kept, the token shown once."""
-    token = "bs_" + secrets.token_urlsafe(32)
+    token = new_token()
     player = Player.objects.create(token_hash=token_hash(token), name=name, locale=locale)
     return player, token
 

@@ -9,7 +9,6 @@ in the engine value, so this is the only place that maps columns to it.
 
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime, timedelta
 
 from django.db import connection
@@ -34,11 +33,6 @@ def clean_code(code: str) -> str:
     if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
         raise TableNotFound(f"no table with code {code[:12]!r}")
     return code
-
-
-def token_hash(token: str) -> str:
-    """Tokens are 256 random bits, so a plain SHA-256 is as strong as a slow hash here."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def load_table(code: str, *, lock: bool = False) -> Table:
