@@ -80,7 +80,7 @@ def table_create(*, host: Player, rules: Rules, cpu: str = "") -> Change:
     for _ in range(10):
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         try:
-            with _change() as now:
+            with _transaction() as now:
                 table = Table.objects.create(
                     code=code,
                     host=host,
@@ -110,7 +110,7 @@ def table_create(*, host: Player, rules: Rules, cpu: str = "") -> Change:
 
 def table_join(*, player: Player, code: str, entropy: str = "") -> Change:
     """Take the free seat. Joining a table you already sit at changes nothing."""
-    with _change() as now:
+    with _transaction() as now:
         lock_table(code)
         # The table is read again under the lock, as `cpu_move` reads the game: a join
         # that waited for the lock while another took the free seat would otherwise see
@@ -136,7 +136,7 @@ def table_join(*, player: Player, code: str, entropy: str = "") -> Change:
 
 def table_start(*, player: Player, code: str, version: int, entropy: str = "") -> Change:
     """The host starts the first game once both seats are taken, giving their entropy."""
-    with _change() as now:
+    with _transaction() as now:
         table, seat = lock_seat(code, player, version, now)
         if table.host_id != player.pk:
             raise NotTheHost("only the host starts the first game")
@@ -148,7 +148,7 @@ def table_start(*, player: Player, code: str, version: int, entropy: str = "") -
 
 def game_play_again(*, player: Player, code: str, version: int, entropy: str = "") -> Change:
     """The next game at the table, the caller giving their entropy; the score carries over."""
-    with _change() as now:
+    with _transaction() as now:
         table, seat = lock_seat(code, player, version, now)
         if table.state != TableState.BETWEEN_GAMES:
             raise WrongState("a new game starts only after one has ended")
@@ -161,7 +161,7 @@ def game_play_again(*, player: Player, code: str, version: int, entropy: str = "
 def seat_entropy(*, player: Player, code: str, version: int, entropy: str) -> Change:
     """Give (or give again) the caller's entropy for the table's next game, once its seed
     is committed and until the game starts."""
-    with _change() as now:
+    with _transaction() as now:
         table, seat = lock_seat(code, player, version, now)
         if table.state not in (TableState.WAITING, TableState.READY, TableState.BETWEEN_GAMES):
             raise WrongState("entropy is given between games, for the next one")
@@ -193,7 +193,7 @@ def cpu_move(*, code: str, game_number: int, turn_number: int) -> Change | None:
     """The CPU's play of turn `turn_number` of game `game_number`, through the same locked
     path as a person's move. Nothing happens, and None is returned, when that turn is no
     longer the CPU's to play: the task ran twice, or the game ended or moved on."""
-    with _change() as now:
+    with _transaction() as now:
         table = lock_table(code)
         # The game is read again under the lock. A run that waited for the lock while a
         # duplicate played the turn reads the table row as that one committed it, but
@@ -231,7 +231,7 @@ def table_leave(*, player: Player, code: str, version: int) -> Change:
     scored, the table becomes `closed` with `closed_reason` "left", and a `table_closed`
     event naming the seat that left tells the other one. So nobody is held at a table
     the opponent keeps alive."""
-    with _change() as now:
+    with _transaction() as now:
         table, seat = lock_seat(code, player, version, now)
         game = table.current_game
         playing = game if game is not None and not game.is_over else None
@@ -243,7 +243,7 @@ def table_leave(*, player: Player, code: str, version: int) -> Change:
 
 
 @contextmanager
-def _change() -> Iterator[datetime]:
+def _transaction() -> Iterator[datetime]:
     """The transaction of a table change, and its one time: every stamp the change writes
     (the caller's seat seen, a game's end, the table's activity) is this `now`, so they
     agree with each other to the microsecond. When the connection is lost at its COMMIT,
@@ -281,16 +281,16 @@ def _on_game(
     player: Player,
     code: str,
     version: int,
-    change: Callable[[GameValue, Side, Roller], Step],
+    act: Callable[[GameValue, Side, Roller], Step],
 ) -> Change:
     """A change to the game being played: lock the table, load its game as the engine's
-    value, apply `change` for the caller's side (with the game's dice), persist the step.
+    value, `act` on it for the caller's side (with the game's dice), persist the step.
     The engine's refusals become the API's errors, each with its stable code."""
-    with _change() as now:
+    with _transaction() as now:
         table, seat = lock_seat(code, player, version, now)
         game = _current_game(table)
         try:
-            step = change(store.game_value(table, game), seat.side, store.roller(game))
+            step = act(store.game_value(table, game), seat.side, store.roller(game))
         except GameError as exc:
             raise _REFUSALS[exc.code](exc.message) from None
         return _step(table, game, step, now, seats=[seat])
