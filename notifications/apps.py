@@ -10,6 +10,5 @@ class NotificationsConfig(AppConfig):
     def ready(self) -> None:
         from bansugoroku.games import outbox
         from notifications import webhooks  # noqa: F401 - connects the tracking receiver
-        from notifications.tasks import outbox_notices
 
-        outbox.add_reader(outbox_notices)
+        outbox.add_reader("notifications.tasks.outbox_notices")

@@ -11,4 +11,4 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from bansugoroku.games import outbox
 
-        outbox.add_reader(outbox.cpu_turns)
+        outbox.add_reader("bansugoroku.games.outbox.cpu_turns")

@@ -8,7 +8,7 @@ them on within a couple of minutes. A CPU's turn lost the same way is queued aga
 the periodic recovery of the CPU's turns. Tasks are sent by name, so the domain does
 not import the task module that sits above it.
 
-The readers register themselves (`add_reader`, from their app's `ready`): the CPU's
+The readers register themselves by name (`add_reader`, from their app's `ready`): the CPU's
 turn here (`cpu_turns`), the notices in `notifications`, live updates later. So the
 games import none of them, and a new reader changes nothing here.
 """
@@ -22,6 +22,7 @@ from typing import Any
 
 from celery import current_app
 from django.db import transaction
+from django.utils.module_loading import import_string
 
 from bansugoroku.games import payloads
 from bansugoroku.games.models import Event, EventKind, Seat
@@ -38,17 +39,20 @@ delivering transaction: it may write rows (the notices) and queue work for after
 commit (`transaction.on_commit`). It must be idempotent: the relay delivers an event
 again when a worker died between reading it and marking it delivered."""
 
-_readers: list[Reader] = []
+_readers: list[str] = []
 
 
-def add_reader(reader: Reader) -> None:
-    """Hand every delivered event to `reader` too, after the readers added before it."""
-    if reader not in _readers:
-        _readers.append(reader)
+def add_reader(path: str) -> None:
+    """Hand every delivered event to the reader at the dotted `path` too, after the
+    readers added before it. A path, imported at the first delivery: an app registers
+    its reader in `ready` without loading, in every web process, what only the worker
+    runs (the notices' senders bring Web Push, FCM and Google's auth)."""
+    if path not in _readers:
+        _readers.append(path)
 
 
 def readers() -> tuple[Reader, ...]:
-    return tuple(_readers)
+    return tuple(import_string(path) for path in _readers)
 
 
 def cpu_turns(table_id: int, events: Sequence[Event]) -> None:
