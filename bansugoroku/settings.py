@@ -353,13 +353,13 @@ if BEHIND_HTTPS_PROXY:
 REST_FRAMEWORK["NUM_PROXIES"] = env_int("NUM_PROXIES", 0, minimum=0)
 
 # E-mail: in development to the console and, one .eml file each, to the git-ignored
-# .mail/ folder (bansugoroku/mail.py); an anymail backend in production, for example
-# EMAIL_BACKEND=anymail.backends.postmark.EmailBackend. Every ANYMAIL_<NAME> variable is
+# .mail/ folder (bansugoroku/dev_mail_backend.py); an anymail backend in production, for
+# example EMAIL_BACKEND=anymail.backends.postmark.EmailBackend. Every ANYMAIL_<NAME> variable is
 # ANYMAIL["<NAME>"] (ANYMAIL_POSTMARK_SERVER_TOKEN, ANYMAIL_WEBHOOK_SECRET, ...), so any
 # provider anymail knows is configured from the environment alone.
 EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",
-    "bansugoroku.mail.ConsoleAndFilesBackend"
+    "bansugoroku.dev_mail_backend.ConsoleAndFilesBackend"
     if DEBUG
     else "django.core.mail.backends.console.EmailBackend",
 )

@@ -7,7 +7,9 @@ from notifications.webhooks import tracking_webhook
 urlpatterns = [
     path("", include("bansugoroku.front.urls")),
     path("admin/", admin.site.urls),
-    path("api/v1/", include("bansugoroku.api.urls")),
+    # Namespaced: the API's names (unsubscribe, email-confirm, games, game) are the
+    # pages' too, and `reverse("api:...")` says which is meant.
+    path("api/v1/", include(("bansugoroku.api.urls", "api"))),
     # The mail provider's tracking webhook (bounces, complaints), only the configured
     # provider's and only behind its secret: notifications.webhooks.
     path("anymail/<str:esp>/tracking/", tracking_webhook, name="tracking-webhook"),

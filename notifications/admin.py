@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from bansugoroku.games.admin import ReadOnly
+from bansugoroku.read_only_admin import ReadOnly
 from notifications.mailboxes import mailbox
 from notifications.models import (
     Attempt,

@@ -8,4 +8,7 @@ class NotificationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from bansugoroku.games import outbox
         from notifications import webhooks  # noqa: F401 - connects the tracking receiver
+
+        outbox.add_reader("notifications.tasks.outbox_notices")

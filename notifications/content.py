@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
+from django.urls import reverse
 from django.utils import translation
 from django.utils.dateparse import parse_datetime
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from bansugoroku.games import queries
-from bansugoroku.games.models import Event, Player, Seat, Table, TableState
+from bansugoroku.games import payloads, selectors
+from bansugoroku.games.models import Event, Game, Player, Seat, TableState
 from bansugoroku.site import site_url
 from engine.names import roll_name
 from notifications.models import Kind, TableMute
@@ -46,7 +46,7 @@ class Content:
 
 def table_url(code: str) -> str:
     """The table page the web client serves; the apps open it too."""
-    return f"{site_url()}/tables/{code}"
+    return site_url() + reverse("table-page", args=[code])
 
 
 def dice_text(dice: list[int] | tuple[int, ...]) -> str:
@@ -80,13 +80,13 @@ def your_turn(player: Player) -> Content:
     """Every table where the player's move is awaited, oldest first, but those muted."""
     muted = set(TableMute.objects.filter(player=player).values_list("table_id", flat=True))
     waiting = [
-        _waiting_line(seat, table, game, other, other_player)
-        for seat, table, game, other, other_player in queries.tables_of_player(player.pk)
-        if table.pk not in muted
-        and table.state == TableState.PLAYING
-        and game is not None
-        and not game.is_over
-        and game.turn_seat == seat.number
+        _waiting_line(seat, seat.table.current_game, other)
+        for seat, other in selectors.tables_for_player(player)
+        if seat.table_id not in muted
+        and seat.table.state == TableState.PLAYING
+        and seat.table.current_game is not None
+        and not seat.table.current_game.is_over
+        and seat.table.current_game.turn_seat == seat.number
     ]
     if len(waiting) == 1:
         subject = _("Your turn at %(code)s") % {"code": waiting[0].code}
@@ -97,10 +97,11 @@ def your_turn(player: Player) -> Content:
     return Content(subject, [_("Your move is awaited:")], waiting)
 
 
-def _waiting_line(
-    seat: Seat, table: Table, game: Any, other: Seat, other_player: Player | None
-) -> TableLine:
-    them = opponent_name(other, other_player)
+def _waiting_line(seat: Seat, game: Game, other: Seat) -> TableLine:
+    """`seat`'s table, as `selectors.tables_for_player` gives it: its game and the other
+    seat's player read already."""
+    table = seat.table
+    them = opponent_name(other, other.player)
     lines = [_("Table %(code)s, against %(name)s.") % {"code": table.code, "name": them}]
     play = game.recent.get("plays", [None, None])[other.number]
     if play:
@@ -119,7 +120,8 @@ def _waiting_line(
 
 
 def game_over(event: Event, player: Player) -> Content:
-    payload, table = event.payload, event.table
+    payload: payloads.GameEnded = event.payload
+    table = event.table
     seats = list(Seat.objects.filter(table=table).select_related("player"))
     mine = next(s.number for s in seats if s.player_id == player.pk)
     other = seats[1 - mine]
@@ -151,7 +153,8 @@ def game_over(event: Event, player: Player) -> Content:
 
 
 def opponent_joined(event: Event, player: Player) -> Content:
-    table, name = event.table, event.payload["name"]
+    payload: payloads.PlayerJoined = event.payload
+    table, name = event.table, payload["name"]
     subject = _("%(name)s joined your table %(code)s") % {"name": name, "code": table.code}
     line = _("%(name)s sat down at %(code)s: the game can start.") % {
         "name": name,
@@ -161,8 +164,9 @@ def opponent_joined(event: Event, player: Player) -> Content:
 
 
 def table_closing(event: Event, player: Player) -> Content:
-    table, days = event.table, int(event.payload["days_left"])
-    closes_at = parse_datetime(str(event.payload["closes_at"]))
+    payload: payloads.TableClosing = event.payload
+    table, days = event.table, payload["days_left"]
+    closes_at = parse_datetime(payload["closes_at"])
     when = date_format(closes_at, "DATE_FORMAT") if closes_at else ""
     subject = ngettext(
         "Table %(code)s closes in %(days)d day",
@@ -179,13 +183,14 @@ def table_closing(event: Event, player: Player) -> Content:
 
 
 def table_closed(event: Event, player: Player) -> Content:
+    payload: payloads.TableClosed = event.payload
     table = event.table
     subject = _("Table %(code)s was closed") % {"code": table.code}
-    if event.payload["reason"] == "left":
+    if payload["reason"] == "left":
         line = _(
             "%(name)s left %(code)s, which closed it: a game in progress there ended "
             "with no winner."
-        ) % {"name": event.payload["name"], "code": table.code}
+        ) % {"name": payload["name"], "code": table.code}
     else:
         line = _("%(code)s was closed because nobody moved there for a long time.") % {
             "code": table.code

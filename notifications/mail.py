@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -22,12 +23,14 @@ from notifications.tokens import unsubscribe_token
 
 
 def unsubscribe_url(player_id: int, kind: str, address: str) -> str:
-    return f"{site_url()}/api/v1/unsubscribe/{unsubscribe_token(player_id, kind, address)}"
+    return site_url() + reverse(
+        "api:unsubscribe", args=[unsubscribe_token(player_id, kind, address)]
+    )
 
 
 def settings_url() -> str:
     """The web client's notice settings page."""
-    return f"{site_url()}/settings/notices"
+    return site_url() + reverse("settings-notices")
 
 
 def _email(
@@ -62,8 +65,8 @@ def confirmation_email(
     player: Player, address: str, token: str, days: int
 ) -> EmailMultiAlternatives:
     """The link that confirms an address: to the web client's page, which posts the
-    token to /api/v1/players/me/email/confirm."""
-    link = f"{site_url()}/settings/email/confirm?token={token}"
+    token to the API's `email-confirm`."""
+    link = f"{site_url()}{reverse('email-confirm')}?token={token}"
     with translation.override(player.locale):
         subject = _("Confirm your e-mail address")
     context = {"address": address, "link": link, "days": days}

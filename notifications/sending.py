@@ -38,6 +38,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from bansugoroku.games import payloads
 from bansugoroku.games.models import Seat, TableState
 from notifications import content, push
 from notifications.addresses import is_suppressed
@@ -157,7 +158,8 @@ def _locked_prefs(notice: Notice) -> Preferences:
 def _turn_check(notice: Notice, now: datetime) -> Skip | Delay | None:
     """A turn already played is not told; a player looking at the table is not
     disturbed until NOTICE_LOOKING_WINDOW after they last looked."""
-    table, payload = notice.table, notice.event.payload
+    payload: payloads.TurnStarted = notice.event.payload
+    table = notice.table
     game = table.current_game
     seat = Seat.objects.filter(table=table, player=notice.player).first()
     if (

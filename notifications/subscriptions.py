@@ -17,8 +17,8 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import transaction
 
-from bansugoroku.games.errors import SubscriptionNotFound, TooManySubscriptions
 from bansugoroku.games.models import Player
+from notifications.errors import SubscriptionNotFound, TooManySubscriptions
 from notifications.models import DeviceToken, Preferences, PushSubscription
 
 _Target = TypeVar("_Target", PushSubscription, DeviceToken)

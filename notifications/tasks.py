@@ -1,9 +1,10 @@
 """Celery tasks of the notices: send one, and the periodic pick-up of those due.
 
-`games.deliver_events` makes the notices in its own transaction (`outbox_notices`)
-and queues `notifications.send` for each once it commits. Anything that task did not
-finish (delayed, to be retried, or lost with a broker or worker that was down) is still
-a pending row, which `notifications.send_due` queues again every minute from beat.
+`games.deliver_events` makes the notices in its own transaction (`outbox_notices`, a
+reader of the games' outbox, registered in the app's `ready`) and queues
+`notifications.send` for each once it commits. Anything that task did not finish
+(delayed, to be retried, or lost with a broker or worker that was down) is still a
+pending row, which `notifications.send_due` queues again every minute from beat.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from datetime import timedelta
 from django.core import signing
 from django.utils.crypto import salted_hmac
 
-from notifications.refusals import InvalidToken
+from notifications.errors import InvalidToken
 
 _CONFIRM = "notifications.confirm"
 _UNSUBSCRIBE = "notifications.unsubscribe"

@@ -10,7 +10,7 @@ from typing import Any
 
 from bansugoroku.games import services
 from bansugoroku.games.models import Game, Player, Table, Turn
-from bansugoroku.games.store import token_hash
+from bansugoroku.games.player_tokens import token_hash
 from engine.plays import apply_moves, hits, legal_plays
 from engine.side import Side
 from tests.client import Api

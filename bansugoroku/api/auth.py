@@ -10,8 +10,8 @@ from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated
 from rest_framework.request import Request
 
 from bansugoroku.games.models import Player
+from bansugoroku.games.player_tokens import token_hash
 from bansugoroku.games.queries import player_by_token_hash
-from bansugoroku.games.store import token_hash
 
 
 class BearerTokenAuthentication(BaseAuthentication):

@@ -13,6 +13,7 @@ from typing import Any, TypedDict
 from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404
+from django.urls import reverse
 from redis import RedisError
 from rest_framework import exceptions
 from rest_framework.renderers import JSONRenderer
@@ -23,7 +24,7 @@ from bansugoroku.api.parsers import PayloadTooLarge
 from bansugoroku.games.errors import ServiceError
 from bansugoroku.throttles import retry_after
 from engine.turn import Reason
-from notifications import refusals  # noqa: F401 - its ServiceErrors are problem types too
+from notifications import errors as notice_errors  # noqa: F401 - its ServiceErrors are problem types too
 
 logger = logging.getLogger(__name__)
 
@@ -120,7 +121,7 @@ class ProblemResponse(Response):
 
 def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:
     body = {
-        "type": f"/api/v1/problems/{code}",
+        "type": reverse("api:problem", args=[code]),
         "title": title,
         "status": status,
         "detail": detail,

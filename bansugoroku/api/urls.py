@@ -1,7 +1,6 @@
 from django.urls import path, re_path
 
-from bansugoroku.api import event_views, history_views, push_views, views
-from notifications import views as notice_views
+from bansugoroku.api import event_views, history_views, notice_views, push_views, views
 
 CODE = "tables/<str:code>"
 

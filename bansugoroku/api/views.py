@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 
 from bansugoroku.api import schema
 from bansugoroku.api.auth import player_of
+from bansugoroku.api.confirmation import mail_confirmation
 from bansugoroku.api.problems import PROBLEM_TYPES, ProblemList, ProblemType, problem, problem_list
 from bansugoroku.api.schema import component
 from bansugoroku.api.serializers import (
@@ -42,7 +43,6 @@ from bansugoroku.games.models import Player, Table
 from bansugoroku.locales import preferred_locale
 from bansugoroku.throttles import JoinCodeThrottle
 from engine.rules import Rules
-from notifications.confirmation import mail_confirmation
 
 
 def parse(serializer_class: type[Serializer[Any]], request: Request) -> dict[str, Any]:
@@ -223,7 +223,7 @@ class TableActionView(APIView):
         return state_response(change.table, player)
 
 
-CHANGE = (
+CHANGE_TEXT = (
     " Send the table `version` you last saw: if the table has moved on since, nothing "
     "changes and the answer is 409 `stale_state` with the current `version`, so a retried "
     "request is never applied twice. The answer is the table from your side. A table you "
@@ -231,7 +231,7 @@ CHANGE = (
 )
 
 
-def change(
+def change_schema(
     operation: str,
     summary: str,
     description: str,
@@ -246,12 +246,12 @@ def change(
             request=request,
             responses={200: component(shapes.TableState)} | schema.problems(*refusals),
             summary=summary,
-            description=description + CHANGE,
+            description=description + CHANGE_TEXT,
         )
     )
 
 
-@change(
+@change_schema(
     "start",
     "The host starts the first game once both seats are taken",
     "Only the host (403 `not_the_host`), and only when the table is ready (409 "
@@ -265,7 +265,7 @@ class StartView(TableActionView):
     serializer_class = NewGameSerializer
 
 
-@change(
+@change_schema(
     "moves",
     "Send one die move or a whole play",
     "Moves are `[from, to]` from your side, taken from `game.turn.legal_moves`. They are "
@@ -280,7 +280,7 @@ class MovesView(TableActionView):
     serializer_class = MovesSerializer
 
 
-@change(
+@change_schema(
     "undo",
     "Take back this turn's moves (the dice stay as rolled)",
     "Only while the turn is yours and still open: a finished turn can't be undone (409 "
@@ -290,7 +290,7 @@ class UndoView(TableActionView):
     service = staticmethod(services.turn_undo)
 
 
-@change(
+@change_schema(
     "play_again",
     "Start the next game at the table; the score carries over",
     "Either player, once the game has ended (409 `wrong_state` before), giving their "
@@ -303,7 +303,7 @@ class PlayAgainView(TableActionView):
     serializer_class = NewGameSerializer
 
 
-@change(
+@change_schema(
     "entropy",
     "Give your entropy for the next game's dice",
     "Between games (and before the first), once the table shows `next_game.seed_sha256`: "
@@ -317,7 +317,7 @@ class EntropyView(TableActionView):
     serializer_class = EntropySerializer
 
 
-@change(
+@change_schema(
     "resign",
     "Resign the current game: the other seat wins it, worth 1",
     "At any time during a game, on your turn or not (409 `game_over` when no game is "
@@ -327,7 +327,7 @@ class ResignView(TableActionView):
     service = staticmethod(services.game_resign)
 
 
-@change(
+@change_schema(
     "leave",
     "Leave the table: it closes for both seats, with no result",
     "Either seated player, at any point: the table's `state` becomes `closed` with "

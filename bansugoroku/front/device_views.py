@@ -19,8 +19,8 @@ from bansugoroku.front import devices
 from bansugoroku.front.identity import KEPT, current_player, switch, switch_of, token_of
 from bansugoroku.front.qr import qr_svg
 from bansugoroku.games import selectors
+from bansugoroku.games.player_tokens import token_hash
 from bansugoroku.games.queries import player_by_token_hash
-from bansugoroku.games.store import token_hash
 from bansugoroku.site import site_url
 
 

@@ -25,8 +25,8 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 
 from bansugoroku.games.models import Player
+from bansugoroku.games.player_tokens import token_hash
 from bansugoroku.games.queries import player_by_token_hash
-from bansugoroku.games.store import token_hash
 
 COOKIE = "player"
 """The cookie holding the player's token."""

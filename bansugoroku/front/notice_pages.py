@@ -16,14 +16,15 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django_stubs_ext import StrPromise
 
 from bansugoroku.games.models import Player
 from notifications import addresses, preferences
+from notifications.errors import InvalidToken, NoAddress
 from notifications.models import Channel, EmailAddress, EmailMode, Kind
-from notifications.refusals import InvalidToken, NoAddress
 from notifications.tokens import read_confirm_token
 
 KINDS: dict[str, StrPromise] = {
@@ -69,7 +70,7 @@ def notices_context(player: Player) -> dict[str, Any]:
 @require_safe
 def notices(request: HttpRequest) -> HttpResponse:
     """The mails' "change or turn off these e-mails" link."""
-    return HttpResponseRedirect("/settings#notices")
+    return HttpResponseRedirect(reverse("settings") + "#notices")
 
 
 @GET_OR_POST

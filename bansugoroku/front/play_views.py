@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.http import require_POST, require_safe
 
@@ -135,7 +136,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         "texts": TABLE_TEXTS,
         "config": {
             "poll_ms": settings.PLAY_POLL_MS,
-            "api": f"/api/v1/tables/{found.code}",
+            "api": reverse("api:table", args=[found.code]),
             "points": point_labels(),
         },
         "qr": qr_svg(state["invite_url"]),

@@ -14,6 +14,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
 
@@ -77,7 +78,7 @@ def language(request: HttpRequest) -> HttpResponse:
     if not url_has_allowed_host_and_scheme(
         back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
-        back = "/settings"
+        back = reverse("settings")
     response = HttpResponseRedirect(back)
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME,

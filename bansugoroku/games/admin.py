@@ -5,36 +5,13 @@ fixed. Dice seeds stay secret until their game ends, here as everywhere.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any
 
 from django.contrib import admin
-from django.contrib.admin.options import BaseModelAdmin
-from django.db.models import Model
 from django.http import HttpRequest
 
 from bansugoroku.games.models import Event, Game, Player, Seat, Table, Turn
-
-_M = TypeVar("_M", bound=Model)
-
-
-class ReadOnly(BaseModelAdmin[_M]):
-    """Shows every field and allows no add, change or delete (the services own the data)."""
-
-    extra_readonly: tuple[str, ...] = ()
-    """Read-only entries that are not model fields: methods of the admin."""
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        fields = [f.name for f in self.model._meta.fields]
-        return fields + list(self.extra_readonly)
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+from bansugoroku.read_only_admin import ReadOnly
 
 
 @admin.register(Player)

@@ -7,3 +7,8 @@ class GamesConfig(AppConfig):
     name = "bansugoroku.games"
     label = "games"
     verbose_name = "Ban-sugoroku"
+
+    def ready(self) -> None:
+        from bansugoroku.games import outbox
+
+        outbox.add_reader("bansugoroku.games.outbox.cpu_turns")

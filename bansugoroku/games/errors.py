@@ -1,7 +1,8 @@
 """Domain errors: each has a stable `code` a client can switch on and an HTTP status.
 
 Services raise these; one exception handler (`bansugoroku.api.problems`) turns them into
-`application/problem+json` responses, the same shape as every other API error.
+`application/problem+json` responses, the same shape as every other API error. One
+module per package: these are the games', the notices' are in `notifications.errors`.
 """
 
 from __future__ import annotations
@@ -84,20 +85,3 @@ class OutcomeUnknown(ServiceError):
 
     status, code, title = 503, "outcome_unknown", "The change may or may not have been made"
     retry_after = 2
-
-
-# Push notices: the browsers and apps a player registers (notifications.subscriptions).
-
-
-class PushOff(ServiceError):
-    status, code, title = 404, "push_off", "Push notices are not set up on this server"
-
-
-class TooManySubscriptions(ServiceError):
-    status, code, title = 409, "too_many_subscriptions", "Too many browsers or devices"
-
-
-class SubscriptionNotFound(ServiceError):
-    """None of the caller's: another player's answers the same, so none can be found by trying."""
-
-    status, code, title = 404, "subscription_not_found", "No such push subscription or device"

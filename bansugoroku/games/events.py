@@ -1,6 +1,7 @@
 """What each change did, as rows of the `Event` outbox: built here, written by the change.
 
-A service hands its engine `Step` (or a join) to these builders;
+A service hands its engine `Step` (or a join) to these builders, each payload of its
+kind's type (`games.payloads`);
 they number the events after the table's last one, so the outbox insert in the same
 statement as the change can never write an event twice: `(table, sequence)` is unique.
 The notices, the CPU's turn and live updates read these rows (`games.tasks`), and a
@@ -9,19 +10,24 @@ client that was away reads them at `GET /api/v1/tables/{code}/events`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from bansugoroku.games import payloads
 from bansugoroku.games.models import Event, EventKind, Game, Table
 from engine.game import Ending, FinishedTurn, Step
 from engine.side import Side
 
-HOW = {Ending.WON: "normal", Ending.RESIGNED: "resigned", Ending.ABANDONED: "abandoned"}
+HOW: dict[Ending, payloads.How] = {
+    Ending.WON: "normal",
+    Ending.RESIGNED: "resigned",
+    Ending.ABANDONED: "abandoned",
+}
 """How a game ended, as `game_ended` says it."""
 
 
 def _event(
-    table: Table, game: Game | None, kind: EventKind, seat: int | None, payload: dict[str, Any]
+    table: Table, game: Game | None, kind: EventKind, seat: int | None, payload: Mapping[str, Any]
 ) -> Event:
     table.last_event += 1
     return Event(
@@ -30,13 +36,14 @@ def _event(
 
 
 def player_joined(table: Table, seat: int, name: str) -> Event:
-    return _event(table, None, EventKind.PLAYER_JOINED, seat, {"name": name})
+    payload: payloads.PlayerJoined = {"name": name}
+    return _event(table, None, EventKind.PLAYER_JOINED, seat, payload)
 
 
 def table_left(table: Table, game: Game | None, seat: Side, name: str) -> Event:
     """`table_closed` when the player in `seat` leaves, with the same `game` and `score`
     as the idle close's (`games.idle`); `game` is the game it ended, if one was played."""
-    payload = {
+    payload: payloads.TableLeft = {
         "reason": "left",
         "name": name,
         "game": game.number if game else None,
@@ -51,7 +58,7 @@ def after_step(table: Table, game: Game, step: Step, *, started: bool = False) -
     value = step.game
     events = []
     if started:
-        payload = {
+        payload: payloads.GameStarted = {
             "game": game.number,
             "starter": int(value.starter),
             "opening_rolls": [list(r) for r in value.opening_rolls],
@@ -61,24 +68,30 @@ def after_step(table: Table, game: Game, step: Step, *, started: bool = False) -
     if not step.turns and not started and value.result is None:
         return events  # a move within a turn, or an undo: nothing to tell
     played = [t for t in step.turns if not t.is_pass]
-    lead = {
+    lead: payloads.Lead = {
         "game": game.number,
         "played": _played(played[0]) if played else None,
         "passes": [_pass(t) for t in step.turns if t.is_pass],
     }
     if value.result is None:
-        turn = {"turn": value.turn_number, "seat": int(value.to_move), "dice": list(value.dice)}
-        events.append(_event(table, game, EventKind.TURN_STARTED, value.to_move, lead | turn))
+        turn: payloads.TurnStarted = {
+            **lead,
+            "turn": value.turn_number,
+            "seat": int(value.to_move),
+            "dice": list(value.dice),
+        }
+        events.append(_event(table, game, EventKind.TURN_STARTED, value.to_move, turn))
     else:
         events.append(_ended(table, game, value.result.ending, value.result.winner, lead))
     return events
 
 
 def _ended(
-    table: Table, game: Game, ending: Ending, winner: Side | None, lead: dict[str, Any]
+    table: Table, game: Game, ending: Ending, winner: Side | None, lead: payloads.Lead
 ) -> Event:
     """`game_ended`, with the table's score after it (the game row holds its points)."""
-    payload = lead | {
+    payload: payloads.GameEnded = {
+        **lead,
         "winner": None if winner is None else int(winner),
         "points": game.points,
         "how": HOW[ending],
@@ -87,7 +100,7 @@ def _ended(
     return _event(table, game, EventKind.GAME_ENDED, winner, payload)
 
 
-def _played(turn: FinishedTurn) -> dict[str, Any]:
+def _played(turn: FinishedTurn) -> payloads.Played:
     return {
         "turn": turn.number,
         "seat": int(turn.side),
@@ -98,7 +111,7 @@ def _played(turn: FinishedTurn) -> dict[str, Any]:
     }
 
 
-def _pass(turn: FinishedTurn) -> dict[str, Any]:
+def _pass(turn: FinishedTurn) -> payloads.Passed:
     return {"turn": turn.number, "seat": int(turn.side), "dice": list(turn.dice)}
 
 

@@ -60,6 +60,8 @@ _PICK_SQL = f"""
     FOR UPDATE SKIP LOCKED
 """
 
+# The events' payloads are built in SQL, each of its kind's type in `games.payloads`
+# (`TableClosedIdle`, `TableClosing`); the tests hold their keys to those types.
 _CLOSE_SQL = f"""
     WITH closed AS (
         UPDATE {_TABLE} SET state = '{_CLOSED}', closed_reason = 'idle',

@@ -1,5 +1,5 @@
-"""Handing a change's events to Celery once its transaction has committed, and the
-CPU's turns once their events are delivered.
+"""Handing a change's events to Celery once its transaction has committed, the readers
+that delivery hands them to, and the CPU's turns once their events are delivered.
 
 The events are already rows (`Event`), written by the change itself; this only tells a
 worker there is something to read. If the broker cannot be reached the request still
@@ -7,24 +7,66 @@ succeeds: the events stay undelivered and the periodic relay (`games.tasks`) han
 them on within a couple of minutes. A CPU's turn lost the same way is queued again by
 the periodic recovery of the CPU's turns. Tasks are sent by name, so the domain does
 not import the task module that sits above it.
+
+The readers register themselves by name (`add_reader`, from their app's `ready`): the CPU's
+turn here (`cpu_turns`), the notices in `notifications`, live updates later. So the
+games import none of them, and a new reader changes nothing here.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from celery import current_app
 from django.db import transaction
+from django.utils.module_loading import import_string
 
-from bansugoroku.games.models import Event
+from bansugoroku.games import payloads
+from bansugoroku.games.models import Event, EventKind, Seat
 
 DELIVER = "games.deliver_events"
 DELIVER_MANY = "games.deliver_events_of_tables"
 CPU_TURN = "games.cpu_turn"
 
 log = logging.getLogger(__name__)
+
+Reader = Callable[[int, Sequence[Event]], object]
+"""Reads a table's events as they are delivered, `(table_id, events)`, inside the
+delivering transaction: it may write rows (the notices) and queue work for after the
+commit (`transaction.on_commit`). It must be idempotent: the relay delivers an event
+again when a worker died between reading it and marking it delivered."""
+
+_readers: list[str] = []
+
+
+def add_reader(path: str) -> None:
+    """Hand every delivered event to the reader at the dotted `path` too, after the
+    readers added before it. A path, imported at the first delivery: an app registers
+    its reader in `ready` without loading, in every web process, what only the worker
+    runs (the notices' senders bring Web Push, FCM and Google's auth)."""
+    if path not in _readers:
+        _readers.append(path)
+
+
+def readers() -> tuple[Reader, ...]:
+    return tuple(import_string(path) for path in _readers)
+
+
+def cpu_turns(table_id: int, events: Sequence[Event]) -> None:
+    """The reader that plays the CPU: a `turn_started` for a CPU seat queues the CPU's
+    play of that very turn once the delivery commits (which does nothing once the turn
+    is played)."""
+    cpu_seats = set(
+        Seat.objects.filter(table_id=table_id).exclude(cpu="").values_list("number", flat=True)
+    )
+    for event in events:
+        if event.kind == EventKind.TURN_STARTED and event.seat in cpu_seats:
+            payload: payloads.TurnStarted = event.payload
+            args = (event.table.code, payload["game"], payload["turn"])
+            transaction.on_commit(functools.partial(queue_cpu_turn, *args))
 
 
 def hand_on_after_commit(table_id: int, events: Sequence[Event]) -> None:

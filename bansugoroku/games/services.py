@@ -15,6 +15,7 @@ import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
@@ -35,7 +36,8 @@ from bansugoroku.games.errors import (
     WrongState,
 )
 from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState, Turn
-from bansugoroku.games.store import CODE_ALPHABET, CODE_LENGTH, lock_seat, lock_table, token_hash
+from bansugoroku.games.player_tokens import new_token, token_hash
+from bansugoroku.games.store import CODE_ALPHABET, CODE_LENGTH, lock_seat, lock_table
 from engine import cpu
 from engine.dice import seed_commitment
 from engine.game import GameError, GameValue, Roller, Step
@@ -57,7 +59,7 @@ class Change:
 
 def player_create(*, name: str, locale: str = "en") -> tuple[Player, str]:
     """A new player and their bearer token; only the hash is kept, the token shown once."""
-    token = "bs_" + secrets.token_urlsafe(32)
+    token = new_token()
     player = Player.objects.create(token_hash=token_hash(token), name=name, locale=locale)
     return player, token
 
@@ -78,10 +80,11 @@ def table_create(*, host: Player, rules: Rules, cpu: str = "") -> Change:
     for _ in range(10):
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         try:
-            with _change():
+            with _transaction() as now:
                 table = Table.objects.create(
                     code=code,
                     host=host,
+                    active_at=now,
                     finish=rules.finish,
                     muji=rules.muji,
                     start=rules.start,
@@ -94,7 +97,7 @@ def table_create(*, host: Player, rules: Rules, cpu: str = "") -> Change:
                             table=table,
                             number=Side.BLACK,
                             player=host,
-                            last_seen_at=timezone.now(),
+                            last_seen_at=now,
                         ),
                         Seat(table=table, number=Side.WHITE, cpu=cpu),
                     ]
@@ -107,7 +110,7 @@ def table_create(*, host: Player, rules: Rules, cpu: str = "") -> Change:
 
 def table_join(*, player: Player, code: str, entropy: str = "") -> Change:
     """Take the free seat. Joining a table you already sit at changes nothing."""
-    with _change():
+    with _transaction() as now:
         lock_table(code)
         # The table is read again under the lock, as `cpu_move` reads the game: a join
         # that waited for the lock while another took the free seat would otherwise see
@@ -123,46 +126,47 @@ def table_join(*, player: Player, code: str, entropy: str = "") -> Change:
         free = next((s for s in seats if s.player_id is None and not s.cpu), None)
         if free is None:
             raise TableFull("both seats at this table are taken")
-        free.player, free.last_seen_at = player, timezone.now()
+        free.player, free.last_seen_at = player, now
         _give_entropy(table, free, entropy)
         free.save(update_fields=["player", "entropy", "entropy_version", "last_seen_at"])
         table.state = TableState.READY
-        return _commit(table, None, (), [events.player_joined(table, free.side, player.name)])
+        joined = events.player_joined(table, free.side, player.name)
+        return _commit(table, None, (), [joined], now=now)
 
 
 def table_start(*, player: Player, code: str, version: int, entropy: str = "") -> Change:
     """The host starts the first game once both seats are taken, giving their entropy."""
-    with _change():
-        table, seat = lock_seat(code, player, version)
+    with _transaction() as now:
+        table, seat = lock_seat(code, player, version, now)
         if table.host_id != player.pk:
             raise NotTheHost("only the host starts the first game")
         if table.state != TableState.READY:
             raise WrongState(f"the table is {table.get_state_display()}, not ready to start")
         _give_entropy(table, seat, entropy)
-        return _new_game(table, number=1, previous=None)
+        return _new_game(table, now, number=1, previous=None)
 
 
 def game_play_again(*, player: Player, code: str, version: int, entropy: str = "") -> Change:
     """The next game at the table, the caller giving their entropy; the score carries over."""
-    with _change():
-        table, seat = lock_seat(code, player, version)
+    with _transaction() as now:
+        table, seat = lock_seat(code, player, version, now)
         if table.state != TableState.BETWEEN_GAMES:
             raise WrongState("a new game starts only after one has ended")
         last = table.current_game
         assert last is not None
         _give_entropy(table, seat, entropy)
-        return _new_game(table, number=last.number + 1, previous=Side(last.starter))
+        return _new_game(table, now, number=last.number + 1, previous=Side(last.starter))
 
 
 def seat_entropy(*, player: Player, code: str, version: int, entropy: str) -> Change:
     """Give (or give again) the caller's entropy for the table's next game, once its seed
     is committed and until the game starts."""
-    with _change():
-        table, seat = lock_seat(code, player, version)
+    with _transaction() as now:
+        table, seat = lock_seat(code, player, version, now)
         if table.state not in (TableState.WAITING, TableState.READY, TableState.BETWEEN_GAMES):
             raise WrongState("entropy is given between games, for the next one")
         _give_entropy(table, seat, entropy)
-        return _commit(table, None, (), (), seats=[seat])
+        return _commit(table, None, (), (), now=now, seats=[seat])
 
 
 def game_resign(*, player: Player, code: str, version: int) -> Change:
@@ -189,7 +193,7 @@ def cpu_move(*, code: str, game_number: int, turn_number: int) -> Change | None:
     """The CPU's play of turn `turn_number` of game `game_number`, through the same locked
     path as a person's move. Nothing happens, and None is returned, when that turn is no
     longer the CPU's to play: the task ran twice, or the game ended or moved on."""
-    with _change():
+    with _transaction() as now:
         table = lock_table(code)
         # The game is read again under the lock. A run that waited for the lock while a
         # duplicate played the turn reads the table row as that one committed it, but
@@ -213,7 +217,7 @@ def cpu_move(*, code: str, game_number: int, turn_number: int) -> Change | None:
         value = store.game_value(table, game)
         rng = random.Random(secrets.randbits(64))
         moves = cpu.choose(value.turn.position, value.dice, table.rules, cpu.Level(seat.cpu), rng)
-        return _step(table, game, value.play(seat.side, moves, store.roller(game)))
+        return _step(table, game, value.play(seat.side, moves, store.roller(game)), now)
 
 
 def turn_undo(*, player: Player, code: str, version: int) -> Change:
@@ -227,20 +231,22 @@ def table_leave(*, player: Player, code: str, version: int) -> Change:
     scored, the table becomes `closed` with `closed_reason` "left", and a `table_closed`
     event naming the seat that left tells the other one. So nobody is held at a table
     the opponent keeps alive."""
-    with _change():
-        table, seat = lock_seat(code, player, version)
+    with _transaction() as now:
+        table, seat = lock_seat(code, player, version, now)
         game = table.current_game
         playing = game if game is not None and not game.is_over else None
         if playing is not None:
-            store.write_game(table, playing, store.game_value(table, playing).abandon())
+            store.write_game(table, playing, store.game_value(table, playing).abandon(), now)
         table.state, table.closed_reason = TableState.CLOSED, CLOSED_LEFT
         closed = events.table_left(table, playing, seat.side, player.name)
-        return _commit(table, playing, (), [closed], seats=[seat])
+        return _commit(table, playing, (), [closed], now=now, seats=[seat])
 
 
 @contextmanager
-def _change() -> Iterator[None]:
-    """The transaction of a table change. When the connection is lost at its COMMIT,
+def _transaction() -> Iterator[datetime]:
+    """The transaction of a table change, and its one time: every stamp the change writes
+    (the caller's seat seen, a game's end, the table's activity) is this `now`, so they
+    agree with each other to the microsecond. When the connection is lost at its COMMIT,
     the server may have stored the change or not, and the client can't be told which:
     that is OutcomeUnknown (503), and the client reads the table to find out (its version
     has moved on if the change was stored). Lost earlier, nothing was stored; the error
@@ -249,7 +255,7 @@ def _change() -> Iterator[None]:
     body_done = False
     try:
         with transaction.atomic():
-            yield
+            yield timezone.now()
             body_done = True
     except (OperationalError, InterfaceError) as exc:
         if not (body_done and outermost):
@@ -275,19 +281,19 @@ def _on_game(
     player: Player,
     code: str,
     version: int,
-    change: Callable[[GameValue, Side, Roller], Step],
+    act: Callable[[GameValue, Side, Roller], Step],
 ) -> Change:
     """A change to the game being played: lock the table, load its game as the engine's
-    value, apply `change` for the caller's side (with the game's dice), persist the step.
+    value, `act` on it for the caller's side (with the game's dice), persist the step.
     The engine's refusals become the API's errors, each with its stable code."""
-    with _change():
-        table, seat = lock_seat(code, player, version)
+    with _transaction() as now:
+        table, seat = lock_seat(code, player, version, now)
         game = _current_game(table)
         try:
-            step = change(store.game_value(table, game), seat.side, store.roller(game))
+            step = act(store.game_value(table, game), seat.side, store.roller(game))
         except GameError as exc:
             raise _REFUSALS[exc.code](exc.message) from None
-        return _step(table, game, step, seats=[seat])
+        return _step(table, game, step, now, seats=[seat])
 
 
 def _current_game(table: Table) -> Game:
@@ -299,7 +305,7 @@ def _current_game(table: Table) -> Game:
     return game
 
 
-def _new_game(table: Table, *, number: int, previous: Side | None) -> Change:
+def _new_game(table: Table, now: datetime, *, number: int, previous: Side | None) -> Change:
     """Start game `number` with the seed committed for it and the entropy each seat gave
     since; the seats' entropy is spent, and the next game gets its own."""
     assert table.next_seed is not None and table.next_seed_version is not None
@@ -324,16 +330,22 @@ def _new_game(table: Table, *, number: int, previous: Side | None) -> Change:
     table.current_game = game
     table.state = TableState.PLAYING
     step = GameValue.start(table.rules, store.roller(game), previous)
-    return _step(table, game, step, started=True, seats=seats)
+    return _step(table, game, step, now, started=True, seats=seats)
 
 
 def _step(
-    table: Table, game: Game, step: Step, *, started: bool = False, seats: Sequence[Seat] = ()
+    table: Table,
+    game: Game,
+    step: Step,
+    now: datetime,
+    *,
+    started: bool = False,
+    seats: Sequence[Seat] = (),
 ) -> Change:
     """Persist an engine step: the game row, the history's new turns and the events. A
     game that ends commits to the next game's seed at once."""
     was_over = game.is_over
-    store.write_game(table, game, step.game)
+    store.write_game(table, game, step.game, now)
     if step.game.result is not None:
         table.state = TableState.BETWEEN_GAMES
         if not was_over:
@@ -355,7 +367,7 @@ def _step(
     ]
     events.note_turns(game, step.turns)
     written = events.after_step(table, game, step, started=started)
-    return _commit(table, game, turns, written, seats=seats)
+    return _commit(table, game, turns, written, now=now, seats=seats)
 
 
 def _next_seed(*, version: int) -> dict[str, Any]:
@@ -418,6 +430,7 @@ def _commit(
     turns: Sequence[Turn],
     written: Sequence[Event],
     *,
+    now: datetime,
     seats: Sequence[Seat] = (),
 ) -> Change:
     """Write a change in one statement: the history's new turns, the events, the game,
@@ -434,7 +447,7 @@ def _commit(
     player could keep a table, and the other's name and history, alive for ever."""
     table.version += 1
     if written:
-        table.active_at, table.idle_warned = timezone.now(), None
+        table.active_at, table.idle_warned = now, None
     table.cpu_to_move = (
         table.state == TableState.PLAYING
         and game is not None

@@ -9,7 +9,6 @@ in the engine value, so this is the only place that maps columns to it.
 
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime, timedelta
 
 from django.db import connection
@@ -34,11 +33,6 @@ def clean_code(code: str) -> str:
     if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
         raise TableNotFound(f"no table with code {code[:12]!r}")
     return code
-
-
-def token_hash(token: str) -> str:
-    """Tokens are 256 random bits, so a plain SHA-256 is as strong as a slow hash here."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def load_table(code: str, *, lock: bool = False) -> Table:
@@ -79,18 +73,18 @@ def lock_table(code: str) -> Table:
     return load_table(code, lock=True)
 
 
-def lock_seat(code: str, player: Player, version: int) -> tuple[Table, Seat]:
+def lock_seat(code: str, player: Player, version: int, now: datetime) -> tuple[Table, Seat]:
     """The table locked FOR UPDATE and the caller's seat at it, if the client saw its
     latest `version`. The seat is checked first: a stranger gets TableNotFound, never
     a StaleState that would tell them the table exists and its version. A closed table
     refuses every change as TableClosed whatever the version: a move that waited for
     the lock while the idle sweep closed the table is told why, not just "stale". The
-    seat is marked seen now; the change writes it with the rest."""
+    seat is marked seen `now`, the change's time; the change writes it with the rest."""
     table = lock_table(code)
     seat = seat_of(table, player)
     if table.state == TableState.CLOSED:
         raise TableClosed("this table is closed")
-    seat.last_seen_at = timezone.now()
+    seat.last_seen_at = now
     if version != table.version:
         raise StaleState(
             f"you saw version {version}, the table is at {table.version}: fetch it again",
@@ -143,9 +137,10 @@ def game_value(table: Table, game: Game) -> GameValue:
     )
 
 
-def write_game(table: Table, game: Game, value: GameValue) -> None:
-    """Copy the engine value onto the game row, and a new result onto the table's score.
-    Nothing is saved here: the change writes the rows in one statement."""
+def write_game(table: Table, game: Game, value: GameValue, now: datetime) -> None:
+    """Copy the engine value onto the game row, and a new result onto the table's score;
+    a game that ends now ended at `now`, the change's time. Nothing is saved here: the
+    change writes the rows in one statement."""
     game.position = position_id(value.board)
     game.turn_number, game.turn_seat = value.turn_number, value.to_move
     game.dice, game.pending = list(value.dice), [list(m) for m in value.pending]
@@ -155,7 +150,7 @@ def write_game(table: Table, game: Game, value: GameValue) -> None:
         result = value.result
         game.state = GameState(result.ending.value)
         game.winner, game.points = result.winner, result.points
-        game.ended_at = timezone.now()
+        game.ended_at = now
         if result.winner is Side.BLACK:
             table.score_black += result.points
         elif result.winner is Side.WHITE:

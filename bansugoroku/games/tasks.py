@@ -1,12 +1,13 @@
 """Celery tasks that read the events outbox: delivery, the relay that retries it, and the
 CPU's turn; and the hourly close of idle tables, which writes events of its own.
 
-Delivery hands a table's new events to their readers and marks them delivered. Each
-reader is idempotent, because the relay may deliver an event twice when a worker dies
-between reading and marking: a `turn_started` for a CPU seat queues the CPU's play of
-that very turn, which does nothing once the turn is played; the notices to players
-are made in the same transaction (`notifications.tasks.outbox_notices`), at most one
-per event, player and channel. Live updates will read the same events.
+Delivery hands a table's new events to the readers registered with the outbox
+(`outbox.add_reader`) and marks them delivered. Each reader is idempotent, because the
+relay may deliver an event twice when a worker dies between reading and marking: a
+`turn_started` for a CPU seat queues the CPU's play of that very turn
+(`outbox.cpu_turns`), which does nothing once the turn is played; the notices to
+players are made in the same transaction (`notifications`), at most one per event,
+player and channel. Live updates will read the same events.
 
 The CPU's play is a message only, after the events are marked delivered; the recovery
 queues it again where it was lost.
@@ -14,7 +15,6 @@ queues it again where it was lost.
 
 from __future__ import annotations
 
-import functools
 import logging
 from datetime import timedelta
 
@@ -25,9 +25,15 @@ from django.db.models import Max, Min
 from django.utils import timezone
 
 from bansugoroku.games import idle, retention, services
-from bansugoroku.games.models import Event, EventKind, Seat, Table, TableState
-from bansugoroku.games.outbox import CPU_TURN, DELIVER, DELIVER_MANY, hand_on, queue_cpu_turn
-from notifications.tasks import outbox_notices
+from bansugoroku.games.models import Event, Table, TableState
+from bansugoroku.games.outbox import (
+    CPU_TURN,
+    DELIVER,
+    DELIVER_MANY,
+    hand_on,
+    queue_cpu_turn,
+    readers,
+)
 
 log = logging.getLogger(__name__)
 
@@ -46,14 +52,8 @@ def deliver_events(table_id: int, first: int, last: int) -> int:
             .filter(table_id=table_id, sequence__range=(first, last), delivered_at=None)
             .select_related("table")
         )
-        cpu_seats = set(
-            Seat.objects.filter(table_id=table_id).exclude(cpu="").values_list("number", flat=True)
-        )
-        for event in events:
-            if event.kind == EventKind.TURN_STARTED and event.seat in cpu_seats:
-                args = (event.table.code, event.payload["game"], event.payload["turn"])
-                transaction.on_commit(functools.partial(queue_cpu_turn, *args))
-        outbox_notices(table_id, events)
+        for read in readers():
+            read(table_id, events)
         Event.objects.filter(pk__in=[event.pk for event in events]).update(
             delivered_at=timezone.now()
         )

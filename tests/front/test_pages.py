@@ -9,7 +9,7 @@ from django.test import Client
 
 from bansugoroku.front.identity import COOKIE
 from bansugoroku.games.models import Player
-from bansugoroku.games.store import token_hash
+from bansugoroku.games.player_tokens import token_hash
 
 pytestmark = pytest.mark.django_db
 

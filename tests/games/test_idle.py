@@ -13,7 +13,7 @@ import time_machine
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
-from bansugoroku.games import idle
+from bansugoroku.games import idle, payloads
 from bansugoroku.games.models import Event, EventKind, Game, GameState, Table, TableState
 from tests.client import mover, open_table
 from tests.finished_games import whole_play
@@ -75,6 +75,7 @@ def test_a_table_nobody_acts_at_for_45_days_closes_and_its_game_ends_with_no_res
         "game": 1,
         "score": [0, 0],
     }
+    assert closed.payload.keys() == payloads.TableClosedIdle.__required_keys__
     assert player.state(code)["state"] == "closed"
     feed = host.get(f"tables/{code}/events?after={closed.sequence - 1}").body["events"]
     assert [e["kind"] for e in feed] == ["table_closed"]
@@ -203,6 +204,7 @@ def test_the_seats_are_warned_7_days_and_1_day_before_once_each(clock, host, gue
         {"closes_at": closes_at, "days_left": 7},
         {"closes_at": closes_at, "days_left": 1},
     ]
+    assert warnings[0].payload.keys() == payloads.TableClosing.__required_keys__
     assert all(w.seat is None and w.game_id is None for w in warnings)
     after = Table.objects.get(code=code)
     # A warning is no activity and no change a client must have seen before moving.

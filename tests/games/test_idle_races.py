@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from bansugoroku.games import idle, services
 from bansugoroku.games.models import EventKind, Game, GameState, Player, Table, TableState, Turn
-from bansugoroku.games.store import token_hash
+from bansugoroku.games.player_tokens import token_hash
 from tests.api.test_concurrency import (
     TIMEOUT,
     Before,

@@ -1,4 +1,5 @@
-"""Service behaviour that the API cannot reach easily: codes, and what a change returns."""
+"""Service behaviour that the API cannot reach easily: codes, what a change returns, and
+the one time it stamps."""
 
 from __future__ import annotations
 
@@ -28,6 +29,19 @@ def test_a_change_returns_the_events_it_wrote(players):
     assert kinds == ["game_started", "turn_started"]
     assert [event.sequence for event in change.events] == [2, 3]  # 1: the guest joined
     assert change.table.last_event == 3
+
+
+def test_a_change_stamps_one_time_on_the_seat_the_game_and_the_table(players):
+    host, guest = players
+    table = started(players).table
+
+    services.game_resign(player=guest, code=table.code, version=table.version)
+
+    table.refresh_from_db()
+    game = table.current_game
+    assert game is not None and game.ended_at is not None
+    seat = table.seats.get(player=guest)
+    assert game.ended_at == table.active_at == seat.last_seen_at
 
 
 def test_codes_use_only_the_unambiguous_alphabet(players):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.db import transaction
+from django.utils import timezone
 
 from bansugoroku.games import services
 from bansugoroku.games.errors import StaleState, TableNotFound
@@ -24,10 +25,10 @@ def test_locking_with_a_version_the_table_is_not_at_is_stale():
     host = services.player_create(name="Aiko")[0]
     table = services.table_create(host=host, rules=Rules()).table
     with transaction.atomic():
-        locked, seat = lock_seat(table.code.lower(), host, table.version)
+        locked, seat = lock_seat(table.code.lower(), host, table.version, timezone.now())
         assert locked.pk == table.pk and seat.player_id == host.pk
         with pytest.raises(StaleState) as stale:
-            lock_seat(table.code, host, table.version + 1)
+            lock_seat(table.code, host, table.version + 1, timezone.now())
     assert stale.value.extra == {"version": table.version}
 
 
@@ -37,7 +38,7 @@ def test_a_stranger_is_told_no_table_before_any_version():
     stranger = services.player_create(name="Eve")[0]
     table = services.table_create(host=host, rules=Rules()).table
     with transaction.atomic(), pytest.raises(TableNotFound) as missing:
-        lock_seat(table.code, stranger, table.version + 1)
+        lock_seat(table.code, stranger, table.version + 1, timezone.now())
     assert missing.value.detail == f"no table with code {table.code}"
 
 

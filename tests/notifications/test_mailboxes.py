@@ -10,8 +10,8 @@ import importlib
 import pytest
 from django.apps import apps
 
+from bansugoroku.api.confirmation import MailedAddressesThrottle
 from notifications.addresses import address_suppress
-from notifications.confirmation import MailedAddressesThrottle
 from notifications.mailboxes import canonical, mailbox
 from notifications.models import Suppression, SuppressionReason
 from tests.client import Api

@@ -1,7 +1,7 @@
 """The notices API: preferences, the address's confirmation, one-click unsubscribe.
 
 Setting the address itself is `PATCH /players/me` (`bansugoroku.api.views.MeView`),
-through `notifications.confirmation`.
+through `bansugoroku.api.confirmation`.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from rest_framework.views import APIView
 
 from bansugoroku.api import schema
 from bansugoroku.api.auth import player_of
+from bansugoroku.api.notice_serializers import ConfirmSerializer, PreferencesSerializer
 from bansugoroku.api.schema import component
 from bansugoroku.api.views import parse
 from bansugoroku.games.models import Player
 from notifications import addresses, preferences, shapes
 from notifications.models import Channel, EmailAddress, Kind, Preferences
-from notifications.serializers import ConfirmSerializer, PreferencesSerializer
 
 
 def preferences_json(player: Player, prefs: Preferences) -> shapes.NoticePreferences:

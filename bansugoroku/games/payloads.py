@@ -1,0 +1,94 @@
+"""The payload of each kind of event, as a `TypedDict`: what the rows of the outbox hold.
+
+Written by `events` (the changes) and by `idle`'s SQL (`jsonb_build_object`, whose keys
+a test holds to these), read by the outbox's readers (the CPU's turn, the notices).
+An `Event.payload` read back from the database is plain JSON: a reader annotates it
+with its kind's type, e.g. `payload: payloads.TurnStarted = event.payload`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypedDict
+
+How = Literal["normal", "resigned", "abandoned"]
+"""How a game ended, as `game_ended` says it."""
+
+
+class PlayerJoined(TypedDict):
+    name: str
+
+
+class GameStarted(TypedDict):
+    game: int
+    starter: int
+    opening_rolls: list[list[int]]
+    seed_sha256: str
+
+
+class Played(TypedDict):
+    """A finished turn's play: also each seat's last play in `Game.recent`."""
+
+    turn: int
+    seat: int
+    dice: list[int]
+    moves: list[list[int]]
+    notation: str
+    hit: bool
+
+
+class Passed(TypedDict):
+    """A turn with no possible move: also in `Game.recent`'s passes."""
+
+    turn: int
+    seat: int
+    dice: list[int]
+
+
+class Lead(TypedDict):
+    """What led to a turn or an end: the play just made and the passes after it."""
+
+    game: int
+    played: Played | None
+    passes: list[Passed]
+
+
+class TurnStarted(Lead):
+    turn: int
+    seat: int
+    dice: list[int]
+
+
+class GameEnded(Lead):
+    winner: int | None
+    points: int
+    how: How
+    score: list[int]
+
+
+class TableClosing(TypedDict):
+    closes_at: str
+    """ISO 8601, as PostgreSQL writes a timestamp into JSON."""
+    days_left: int
+
+
+class TableLeft(TypedDict):
+    """`table_closed` when a seated player left; the event's seat is theirs."""
+
+    reason: Literal["left"]
+    name: str
+    game: int | None
+    score: list[int]
+
+
+class TableClosedIdle(TypedDict):
+    """`table_closed` by the idle close (`games.idle`)."""
+
+    reason: Literal["idle"]
+    idle_days: int
+    last_active_at: str
+    game: int | None
+    score: list[int]
+
+
+TableClosed = TableLeft | TableClosedIdle
+"""`table_closed`, one shape per `reason`."""
