@@ -123,8 +123,10 @@ def dice_name(dice: tuple[int, int]) -> shapes.DiceName:
 
 
 def _game(table: Table, game: Game, me: Side, value: GameValue | None) -> shapes.Game:
-    board = me.sees(game.board())
     mine = game.turn_seat == me and not game.is_over
+    if mine and value is None:
+        value = game_value(table, game)
+    board = me.sees(value.board if value else game.board())
     turn_info: shapes.Turn | None = None
     shown = board
     if not game.is_over:
@@ -143,7 +145,8 @@ def _game(table: Table, game: Game, me: Side, value: GameValue | None) -> shapes
             "can_undo": False,
         }
         if mine:
-            turn = (value or game_value(table, game)).turn
+            assert value is not None
+            turn = value.turn
             shown = turn.current
             turn_info["pending"] = [list(m) for m in turn.played]
             turn_info["pending_notation"] = format_play(board, turn.played) if turn.played else ""
