@@ -451,6 +451,8 @@ if CELERY_BROKER_URL == "filesystem://":
         "data_folder_out": str(_QUEUE),
         "control_folder": str(BASE_DIR / ".celery" / "control"),
     }
+if CELERY_BROKER_URL and CELERY_BROKER_URL.startswith("redis://"):
+    CELERY_BROKER_TRANSPORT = "bansugoroku.broker:Transport"  # one Redis client per channel
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True

@@ -141,15 +141,21 @@ class TurnInProgress:
             return 0
         return win_points(board_of(self.current), self.current.bar[1], self.rules)
 
+    @cached_property
+    def _legal(self) -> tuple[Move, ...]:
+        """Worked out once per turn state: the server lists them, then plays each to say
+        what it does, and every `play` checks against them."""
+        n = len(self.played)
+        return tuple(dict.fromkeys(s.moves[n] for s in self._matching if len(s.moves) > n))
+
     def legal_moves(self) -> list[Move]:
         """Single moves that continue some allowed play, in a stable order."""
-        n = len(self.played)
-        return list(dict.fromkeys(s.moves[n] for s in self._matching if len(s.moves) > n))
+        return list(self._legal)
 
     def play(self, move: Move) -> TurnInProgress:
         """The turn with one more move, or IllegalMoveError saying why not."""
         move = (move[0], move[1])
-        if move not in self.legal_moves():
+        if move not in self._legal:
             raise self._why_illegal(move)
         return TurnInProgress(self.position, self.dice, self.rules, (*self.played, move))
 

@@ -10,6 +10,7 @@ from bansugoroku.games import queries, shapes
 from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState
 from bansugoroku.games.store import clean_code, game_value, load_table, note_seen, seat_of
 from bansugoroku.site import site_url
+from engine.game import GameValue
 from engine.names import point_name, roll_name, spoken_roll
 from engine.notation import format_play, position_id
 from engine.position import Position
@@ -54,8 +55,10 @@ def invite_url(table: Table) -> str:
     return f"{site_url()}/t/{table.code}"
 
 
-def table_state(table: Table, player: Player) -> shapes.TableState:
-    """The whole table from the side of `player`, who sits at it."""
+def table_state(table: Table, player: Player, value: GameValue | None = None) -> shapes.TableState:
+    """The whole table from the side of `player`, who sits at it. `value` is its current
+    game as the engine value a change just made (`services.Change.game`), if the caller
+    has it: the turn is then read from it, not rebuilt from the row."""
     seat = seat_of(table, player)
     me, other = seat.side, seat.side.other
     score = table.score
@@ -69,7 +72,7 @@ def table_state(table: Table, player: Player) -> shapes.TableState:
         "you": {"seat": me, "color": seat.color, "is_host": table.host_id == seat.player_id},
         "seats": [_seat(s, me) for s in table.seats.all()],
         "score": {"you": score[me], "opponent": score[other], "black": score[0], "white": score[1]},
-        "game": _game(table, table.current_game, me) if table.current_game else None,
+        "game": _game(table, table.current_game, me, value) if table.current_game else None,
         "next_game": _next_game(table, seat),
         "updated_at": table.updated_at.isoformat(),
     }
@@ -119,9 +122,11 @@ def dice_name(dice: tuple[int, int]) -> shapes.DiceName:
     return {"kanji": name.kanji, "reading": name.reading, "spoken": spoken_roll(dice)}
 
 
-def _game(table: Table, game: Game, me: Side) -> shapes.Game:
-    board = me.sees(game.board())
+def _game(table: Table, game: Game, me: Side, value: GameValue | None) -> shapes.Game:
     mine = game.turn_seat == me and not game.is_over
+    if mine and value is None:
+        value = game_value(table, game)
+    board = me.sees(value.board if value else game.board())
     turn_info: shapes.Turn | None = None
     shown = board
     if not game.is_over:
@@ -140,7 +145,8 @@ def _game(table: Table, game: Game, me: Side) -> shapes.Game:
             "can_undo": False,
         }
         if mine:
-            turn = game_value(table, game).turn
+            assert value is not None
+            turn = value.turn
             shown = turn.current
             turn_info["pending"] = [list(m) for m in turn.played]
             turn_info["pending_notation"] = format_play(board, turn.played) if turn.played else ""

@@ -14,7 +14,7 @@ import random
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -51,10 +51,14 @@ from engine.turn import IllegalMoveError
 
 @dataclass(frozen=True)
 class Change:
-    """What a table change did: the table after it, and the events it wrote."""
+    """What a table change did: the table after it, the events it wrote, and its game as
+    the engine value the change made (None when the change made none). The answer is
+    built from that value: read back from the row just written, it would be rebuilt and
+    its legal moves generated a second time."""
 
     table: Table
     events: Sequence[Event] = ()
+    game: GameValue | None = None
 
 
 def player_create(*, name: str, locale: str = "en") -> tuple[Player, str]:
@@ -367,7 +371,7 @@ def _step(
     ]
     events.note_turns(game, step.turns)
     written = events.after_step(table, game, step, started=started)
-    return _commit(table, game, turns, written, now=now, seats=seats)
+    return replace(_commit(table, game, turns, written, now=now, seats=seats), game=step.game)
 
 
 def _next_seed(*, version: int) -> dict[str, Any]:

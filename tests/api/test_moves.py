@@ -215,3 +215,21 @@ def test_an_etag_does_not_open_someone_elses_table(api, table, host):
     tag = host.get(f"tables/{table}").headers["ETag"]
     stranger = api.new_player("Chie").get(f"tables/{table}", **{"If-None-Match": tag})
     assert stranger.status == 404 and stranger.body["code"] == "table_not_found"
+
+
+def test_the_answer_to_a_change_is_the_state_read_fresh(host, guest, table):
+    """A change answers from the engine value it made, not from the rows read back: the
+    two agree, through moves that keep the turn open and moves that end it, a
+    resignation and the next game."""
+    for _ in range(30):
+        player, state = mover(table, host, guest)
+        answer = post_moves(player, table, state, [state["game"]["turn"]["legal_moves"][-1]])
+        assert answer.status == 200, answer.body
+        assert answer.body == player.state(table)
+    player, state = mover(table, host, guest)
+    resigned = player.post(f"tables/{table}/resign", {"version": state["version"]})
+    assert resigned.status == 200 and resigned.body["state"] == "between_games"
+    assert resigned.body == player.state(table)
+    again = player.post(f"tables/{table}/play-again", {"version": resigned.body["version"]})
+    assert again.status == 200 and again.body["game"]["number"] == 2
+    assert again.body == player.state(table)
