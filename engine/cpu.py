@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from enum import StrEnum
 
-from engine.plays import Move, Outcome, Play, legal_outcomes, legal_plays
+from engine.plays import Move, Outcome, Play, legal_outcomes
 from engine.position import BAR, OFF, Position
 from engine.rules import Finish, Muji, Rules
 
@@ -257,9 +257,3 @@ def easy_play(position: Position, dice: tuple[int, int], rules: Rules, rng: rand
 
     chosen = max(outcomes, key=lambda o: score(o.board) + 3.0 * o.opponent_bar)
     return Play(chosen.moves, chosen.points)
-
-
-def pipcount_play(position: Position, dice: tuple[int, int], rules: Rules) -> Play:
-    """A simple baseline, not a level: move the furthest-behind stones first."""
-    plays = legal_plays(position, dice, rules)
-    return max(plays, key=lambda p: (p.points, sorted((f for f, _ in p.moves), reverse=True)))
