@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from enum import StrEnum
 
-from engine.plays import Move, Outcome, Play, legal_outcomes
+from engine.plays import Move, Outcome, Play, legal_outcomes, position_after
 from engine.position import BAR, OFF, Position
 from engine.rules import Finish, Muji, Rules
 
@@ -154,7 +154,7 @@ def evaluate(b: list[int], opponent_bar: int, opponent_off: int, rules: Rules) -
                 if d <= 12:
                     mask |= _SHOTS[d]
             if mask:
-                lost = (p if not iri else max(0, p - 6) + 4) + 6.0
+                lost = (19 - max(0, p - 6) + 4 * (p <= 6) if iri else 25 - p) + 6.0
                 score -= mask.bit_count() / 36.0 * lost * lost_factor
 
     # Stones on the bar against a home with closed points, and the muji shape.
@@ -176,13 +176,6 @@ def evaluate(b: list[int], opponent_bar: int, opponent_off: int, rules: Rules) -
 def _spread(b: list[int]) -> float:
     """Bearing off: stones spread over more home points waste fewer pips."""
     return float(sum(1 for p in range(1, 7) if b[p] > 0))
-
-
-def _flip(b: list[int], opponent_bar: int, opponent_off: int) -> Position:
-    """The position after a play, from the opponent's side."""
-    return Position(
-        tuple(-n for n in reversed(b[1:BAR])), (opponent_bar, b[BAR]), (opponent_off, b[OFF])
-    )
 
 
 LOOKAHEAD_CANDIDATES = 8
@@ -226,8 +219,7 @@ def _race(b: list[int], opponent_bar: int) -> bool:
 def _reply_value(outcome: Outcome, opponent_off: int, rules: Rules) -> float:
     """The average over the opponent's rolls of the board after their best reply, from
     the side that made `outcome`."""
-    b, ob = outcome.board, outcome.opponent_bar
-    seen = _flip(b, ob, opponent_off)
+    seen = position_after(outcome, opponent_off)
     own_off = seen.off[1]
     total = 0.0
     for roll, weight in ROLLS:
