@@ -1,4 +1,4 @@
-"""The CPU opponent: which legal play to make, at two levels.
+"""The CPU opponent: which legal play to make, at three levels.
 
 `choose` always answers with the moves of one of `legal_plays(position, dice, rules)`.
 
@@ -6,6 +6,7 @@
   variant (below), then looks one roll ahead for the few best candidates: for each of
   the opponent's 21 rolls (a double moves twice) it assumes the opponent's best reply by
   the same evaluation, and keeps the candidate whose average outcome is best.
+- `Level.HARD` plays by a network that taught itself by self-play (`engine.hard`).
 - `Level.EASY` scores with a short-sighted evaluation (the race and made points only: it
   does not see its blots' danger) and adds noise, so it plays plausible moves a
   beginner can beat.
@@ -32,6 +33,7 @@ from __future__ import annotations
 import random
 from enum import StrEnum
 
+from engine.hard import hard_play
 from engine.plays import Move, Outcome, Play, legal_outcomes, position_after
 from engine.position import BAR, OFF, Position
 from engine.rules import Finish, Muji, Rules
@@ -40,6 +42,7 @@ from engine.rules import Finish, Muji, Rules
 class Level(StrEnum):
     EASY = "easy"
     NORMAL = "normal"
+    HARD = "hard"
 
 
 def choose(
@@ -49,6 +52,8 @@ def choose(
     move is legal."""
     if level is Level.EASY:
         return easy_play(position, dice, rules, rng).moves
+    if level is Level.HARD:
+        return hard_play(position, dice, rules).moves
     return best_play(position, dice, rules).moves
 
 

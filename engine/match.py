@@ -24,7 +24,7 @@ from engine.rules import Rules
 from engine.side import Side
 
 Chooser = Callable[[Position, tuple[int, int], Rules, random.Random], tuple[Move, ...]]
-PLAYERS = ("random", "easy", "normal", "pipcount", "pipsafe")
+PLAYERS = ("random", "easy", "normal", "hard", "pipcount", "pipsafe")
 MAX_TURNS = 10_000
 
 
@@ -38,6 +38,8 @@ def player(name: str, lookahead: bool = True) -> Chooser:
         return lambda pos, dice, rules, rng: choose(pos, dice, rules, Level.NORMAL, rng)
     if name == "normal":
         return lambda pos, dice, rules, rng: best_play(pos, dice, rules, lookahead=False).moves
+    if name == "hard":
+        return lambda pos, dice, rules, rng: choose(pos, dice, rules, Level.HARD, rng)
     if name == "pipcount":
         return lambda pos, dice, rules, rng: pipcount_play(pos, dice, rules).moves
     if name == "pipsafe":
