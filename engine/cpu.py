@@ -33,6 +33,7 @@ from __future__ import annotations
 import random
 from enum import StrEnum
 
+from engine.dice import ROLLS
 from engine.hard import hard_play
 from engine.plays import Move, Outcome, Play, legal_outcomes, position_after
 from engine.position import BAR, OFF, Position
@@ -55,12 +56,6 @@ def choose(
     if level is Level.HARD:
         return hard_play(position, dice, rules).moves
     return best_play(position, dice, rules).moves
-
-
-# Rolls as the opponent sees them: the 21 distinct ones with their weight out of 36.
-ROLLS: tuple[tuple[tuple[int, int], int], ...] = tuple(
-    ((a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)
-)
 
 
 def _shot_masks() -> list[int]:

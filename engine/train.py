@@ -39,12 +39,13 @@ import numpy as np
 from engine.baselines import pips_to_go
 from engine.features import Features, encode, position_row
 from engine.hard import WEIGHTS, hard_play, play_values
-from engine.match import Chooser, play_match, player
+from engine.match import play_match, player
 from engine.net import Array, Net, swap
-from engine.plays import board_of, legal_outcomes, position_after
+from engine.plays import Move, board_of, legal_outcomes, position_after
 from engine.position import Position
 from engine.rules import Finish, Muji, Rules
 
+Moves = tuple[Move, ...]
 TRAINING_RULES = tuple(Rules(finish, muji) for finish in Finish for muji in Muji)
 EVAL_RULES = (Rules(Finish.IRI), Rules(Finish.BEAR_OFF))
 OPPONENTS = ("normal", "pipsafe")
@@ -102,8 +103,13 @@ def learn(net: Net, game: Game, alpha: float, lam: float) -> None:
 
 
 def win_rates(net: Net, games: int, seed: int) -> list[float]:
-    """The net's share of games won against each of OPPONENTS under each of EVAL_RULES."""
-    hard: Chooser = lambda pos, dice, rules, rng: hard_play(pos, dice, rules, net).moves  # noqa: E731
+    """The net's share of games won against each of OPPONENTS under each of EVAL_RULES,
+    playing by its first estimate: the curve shows what the network learned, without
+    the lookahead Hard adds at play time."""
+
+    def hard(pos: Position, dice: tuple[int, int], rules: Rules, _: random.Random) -> Moves:
+        return hard_play(pos, dice, rules, net, lookahead=False).moves
+
     rates = []
     for name in OPPONENTS:
         for rules in EVAL_RULES:

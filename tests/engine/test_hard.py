@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from engine.features import COUNT, encode, position_row, rows_after
-from engine.hard import hard_play, play_values, stored_net
+from engine.hard import CANDIDATES, hard_play, play_values, reply_value, stored_net
 from engine.net import equity, swap
-from engine.plays import legal_outcomes, legal_plays, position_after
+from engine.plays import Outcome, board_of, legal_outcomes, legal_plays, position_after
 from engine.position import Position
-from engine.rules import ALL_RULES, Finish, Rules
+from engine.rules import ALL_RULES, Finish, Muji, Rules
 from tests.engine.helpers import make
 
 
@@ -63,8 +63,27 @@ def test_hard_plays_a_legal_play_under_every_rule():
         assert play in legal_plays(Position.start(), (5, 2), rules)
 
 
-def test_hard_takes_the_play_it_values_most():
+def test_without_lookahead_hard_takes_the_play_the_network_values_most():
     position, rules = Position.start(), Rules()
     outcomes = legal_outcomes(position, (6, 4), rules)
     _, values = play_values(outcomes, 0, rules, stored_net())
-    assert hard_play(position, (6, 4), rules).moves == outcomes[int(np.argmax(values))].moves
+    chosen = hard_play(position, (6, 4), rules, lookahead=False).moves
+    assert chosen == outcomes[int(np.argmax(values))].moves
+
+
+def test_the_lookahead_sees_the_opponent_win_with_every_roll():
+    # After the play the opponent has 14 stones home and one on their 7: any die wins.
+    left = Outcome((), 0, board_of(make({12: 15}, {19: 14, 18: 1})), 0)
+    assert reply_value(left, 0, Rules(Finish.IRI, Muji.OFF), stored_net()) == -1.0
+    # With one more stone outside their home they win only with the rolls that bring
+    # in both: not every roll, so the value lies between a sure loss and a sure win.
+    left = Outcome((), 0, board_of(make({12: 15}, {19: 13, 18: 1, 17: 1})), 0)
+    assert -1.0 < reply_value(left, 0, Rules(Finish.IRI, Muji.OFF), stored_net()) < 1.0
+
+
+def test_hard_plays_one_of_the_plays_the_network_likes_best():
+    position, rules = Position.start(), Rules(Finish.BEAR_OFF)
+    outcomes = legal_outcomes(position, (6, 2), rules)
+    _, values = play_values(outcomes, 0, rules, stored_net())
+    best = {outcomes[i].moves for i in np.argsort(-values)[:CANDIDATES]}
+    assert hard_play(position, (6, 2), rules).moves in best
