@@ -166,14 +166,14 @@ class Run:
             return cls(net, int(data["games"]), data["curve"], float(data["best"]))
 
 
-def train(args: argparse.Namespace, log: Callable[[str], None]) -> Run:
+def train(args: argparse.Namespace, command: str, log: Callable[[str], None]) -> Run:
+    """Train as `args` say; `command` is noted with the weights written."""
     checkpoint = Path(args.checkpoint)
     if args.resume and checkpoint.exists():
         run = Run.load(checkpoint, args.seed)
         log(f"resumed from {checkpoint} at game {run.games}")
     else:
         run = Run(Net.fresh(args.hidden, args.seed), 0, np.zeros((0, 5)), -1.0)
-    command = "python -m engine.train " + shlex.join(sys.argv[1:])
     started, moves = time.perf_counter(), 0
     while run.games < args.games:
         rules = TRAINING_RULES[run.games % len(TRAINING_RULES)]
@@ -223,8 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval-every", type=int, default=10_000)
     parser.add_argument("--eval-games", type=int, default=100)
     parser.add_argument("--progress-every", type=int, default=500)
-    args = parser.parse_args(argv)
-    train(args, lambda line: print(line, flush=True))
+    argv = sys.argv[1:] if argv is None else argv
+    command = shlex.join(["python", "-m", "engine.train", *argv])
+    train(parser.parse_args(argv), command, lambda line: print(line, flush=True))
     return 0
 
 

@@ -42,6 +42,8 @@ def test_a_tiny_run_saves_resumes_and_gives_the_same_net_as_one_never_stopped(tm
             return dict(data)
 
     first = run("stopped", 2)
+    with np.load(tmp_path / "stopped.npz") as weights:
+        assert str(weights["command"]).startswith("python -m engine.train --games 2 --seed 7")
     assert int(first["games"]) == 2 and first["curve"].shape == (1, 5)
     resumed = run("stopped", 3, "--resume")
     assert int(resumed["games"]) == 3 and resumed["curve"].shape == (2, 5)
