@@ -91,7 +91,8 @@ bench: install-dev
 # The CPU levels against each other and the baselines: a quick look, 100 games a pair.
 CPU_GAMES := 100
 bench-cpu: install-dev
-	for pair in "normal random" "normal pipcount" "normal easy" "easy random"; do \
+	for pair in "normal random" "normal pipcount" "normal pipsafe" "normal easy" "easy random" \
+		"hard normal" "hard pipsafe"; do \
 		set -- $$pair; $(BIN)/python -m engine match --a $$1 --b $$2 --games $(CPU_GAMES) || exit; \
 	done
 	$(BIN)/python -m engine match --a normal --b normal --no-lookahead-for-b --games $(CPU_GAMES)

@@ -3,7 +3,7 @@
 `legal` and `cpu` answer JSON lines on stdin with JSON lines on stdout, one for one and
 in order, flushing each answer so a tool can hold a pipe open and ask one position at a
 time. A bad line gets `{"error": ...}` and the next line is still answered. `cpu` reads
-a `legal` request with a `level` ("easy" or "normal") and answers `{"moves": [...]}`,
+a `legal` request with a `level` ("easy", "normal" or "hard") and answers `{"moves": [...]}`,
 the CPU's play (an empty list for a pass). `match` plays games between two players.
 """
 
@@ -74,7 +74,7 @@ def cpu_answer(line: str, rng: random.Random) -> str:
         raise RequestError("a cpu request needs a level")
     level = data["level"]
     if not isinstance(level, str) or level not in set(Level):
-        raise RequestError(f"unknown level {level!r}: it is 'easy' or 'normal'")
+        raise RequestError(f"unknown level {level!r}: it is 'easy', 'normal' or 'hard'")
     moves = choose(position, dice, rules, Level(level), rng)
     return json.dumps({"moves": [list(move) for move in moves]})
 

@@ -1,4 +1,4 @@
-"""The CPU opponent: which legal play to make, at two levels.
+"""The CPU opponent: which legal play to make, at three levels.
 
 `choose` always answers with the moves of one of `legal_plays(position, dice, rules)`.
 
@@ -6,6 +6,7 @@
   variant (below), then looks one roll ahead for the few best candidates: for each of
   the opponent's 21 rolls (a double moves twice) it assumes the opponent's best reply by
   the same evaluation, and keeps the candidate whose average outcome is best.
+- `Level.HARD` plays by a network that taught itself by self-play (`engine.hard`).
 - `Level.EASY` scores with a short-sighted evaluation (the race and made points only: it
   does not see its blots' danger) and adds noise, so it plays plausible moves a
   beginner can beat.
@@ -32,7 +33,9 @@ from __future__ import annotations
 import random
 from enum import StrEnum
 
-from engine.plays import Move, Outcome, Play, legal_outcomes, legal_plays
+from engine.dice import ROLLS
+from engine.hard import hard_play
+from engine.plays import Move, Outcome, Play, legal_outcomes, position_after
 from engine.position import BAR, OFF, Position
 from engine.rules import Finish, Muji, Rules
 
@@ -40,6 +43,7 @@ from engine.rules import Finish, Muji, Rules
 class Level(StrEnum):
     EASY = "easy"
     NORMAL = "normal"
+    HARD = "hard"
 
 
 def choose(
@@ -49,13 +53,9 @@ def choose(
     move is legal."""
     if level is Level.EASY:
         return easy_play(position, dice, rules, rng).moves
+    if level is Level.HARD:
+        return hard_play(position, dice, rules).moves
     return best_play(position, dice, rules).moves
-
-
-# Rolls as the opponent sees them: the 21 distinct ones with their weight out of 36.
-ROLLS: tuple[tuple[tuple[int, int], int], ...] = tuple(
-    ((a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)
-)
 
 
 def _shot_masks() -> list[int]:
@@ -154,7 +154,7 @@ def evaluate(b: list[int], opponent_bar: int, opponent_off: int, rules: Rules) -
                 if d <= 12:
                     mask |= _SHOTS[d]
             if mask:
-                lost = (p if not iri else max(0, p - 6) + 4) + 6.0
+                lost = (19 - max(0, p - 6) + 4 * (p <= 6) if iri else 25 - p) + 6.0
                 score -= mask.bit_count() / 36.0 * lost * lost_factor
 
     # Stones on the bar against a home with closed points, and the muji shape.
@@ -176,13 +176,6 @@ def evaluate(b: list[int], opponent_bar: int, opponent_off: int, rules: Rules) -
 def _spread(b: list[int]) -> float:
     """Bearing off: stones spread over more home points waste fewer pips."""
     return float(sum(1 for p in range(1, 7) if b[p] > 0))
-
-
-def _flip(b: list[int], opponent_bar: int, opponent_off: int) -> Position:
-    """The position after a play, from the opponent's side."""
-    return Position(
-        tuple(-n for n in reversed(b[1:BAR])), (opponent_bar, b[BAR]), (opponent_off, b[OFF])
-    )
 
 
 LOOKAHEAD_CANDIDATES = 8
@@ -226,8 +219,7 @@ def _race(b: list[int], opponent_bar: int) -> bool:
 def _reply_value(outcome: Outcome, opponent_off: int, rules: Rules) -> float:
     """The average over the opponent's rolls of the board after their best reply, from
     the side that made `outcome`."""
-    b, ob = outcome.board, outcome.opponent_bar
-    seen = _flip(b, ob, opponent_off)
+    seen = position_after(outcome, opponent_off)
     own_off = seen.off[1]
     total = 0.0
     for roll, weight in ROLLS:
@@ -257,9 +249,3 @@ def easy_play(position: Position, dice: tuple[int, int], rules: Rules, rng: rand
 
     chosen = max(outcomes, key=lambda o: score(o.board) + 3.0 * o.opponent_bar)
     return Play(chosen.moves, chosen.points)
-
-
-def pipcount_play(position: Position, dice: tuple[int, int], rules: Rules) -> Play:
-    """A simple baseline, not a level: move the furthest-behind stones first."""
-    plays = legal_plays(position, dice, rules)
-    return max(plays, key=lambda p: (p.points, sorted((f for f, _ in p.moves), reverse=True)))

@@ -12,6 +12,12 @@ import random
 import secrets
 from typing import Protocol
 
+ROLLS: tuple[tuple[tuple[int, int], int], ...] = tuple(
+    ((a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)
+)
+"""The 21 distinct rolls with how many of the 36 ordered rolls each stands for, for
+the CPU levels that look a roll ahead."""
+
 
 class DiceSource(Protocol):
     def die(self) -> int:

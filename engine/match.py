@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.cpu import Level, best_play, choose, pipcount_play
+from engine.baselines import pipcount_play, pipsafe_play
+from engine.cpu import Level, best_play, choose
 from engine.dice import SeededDice, roll
 from engine.game import Ending, GameValue
 from engine.plays import Move, legal_plays
@@ -23,7 +24,7 @@ from engine.rules import Rules
 from engine.side import Side
 
 Chooser = Callable[[Position, tuple[int, int], Rules, random.Random], tuple[Move, ...]]
-PLAYERS = ("random", "easy", "normal", "pipcount")
+PLAYERS = ("random", "easy", "normal", "hard", "pipcount", "pipsafe")
 MAX_TURNS = 10_000
 
 
@@ -37,8 +38,12 @@ def player(name: str, lookahead: bool = True) -> Chooser:
         return lambda pos, dice, rules, rng: choose(pos, dice, rules, Level.NORMAL, rng)
     if name == "normal":
         return lambda pos, dice, rules, rng: best_play(pos, dice, rules, lookahead=False).moves
+    if name == "hard":
+        return lambda pos, dice, rules, rng: choose(pos, dice, rules, Level.HARD, rng)
     if name == "pipcount":
         return lambda pos, dice, rules, rng: pipcount_play(pos, dice, rules).moves
+    if name == "pipsafe":
+        return lambda pos, dice, rules, rng: pipsafe_play(pos, dice, rules).moves
     raise ValueError(f"unknown player {name!r}: it is one of {', '.join(PLAYERS)}")
 
 

@@ -200,6 +200,17 @@ def _points_after(b: list[int], ob: int, move: Move, rules: Rules) -> int:
     return win_points(after, ob + move_on_board(after, move), rules)
 
 
+def position_after(outcome: Outcome, opponent_off: int) -> Position:
+    """The position a play leaves, seen from the opponent's side (they roll next);
+    `opponent_off` is their borne-off count, which no play of the mover changes."""
+    b = outcome.board
+    return Position(
+        tuple(-n for n in reversed(b[1:BAR])),
+        (outcome.opponent_bar, b[BAR]),
+        (opponent_off, b[OFF]),
+    )
+
+
 def move_on_board(b: list[int], move: Move) -> bool:
     """Make one move on a board list; True when it hits a lone opponent stone."""
     src, dst = move

@@ -118,12 +118,13 @@ def cpu(*requests: object, seed: str = "3") -> list[dict]:
 def test_cpu_answers_each_line_with_the_moves_of_a_legal_play():
     requests = [
         {"position": START, "dice": [3, 1], "rules": {}, "level": level}
-        for level in ("normal", "easy")
+        for level in ("normal", "easy", "hard")
     ]
     answers = cpu(*requests)
     legal_moves = [p["moves"] for p in legal({"position": START, "dice": [3, 1]})[0]["plays"]]
     assert answers[0] == {"moves": [[8, 5], [6, 5]]}
     assert answers[1]["moves"] in legal_moves
+    assert answers[2]["moves"] in legal_moves
     assert cpu(*requests) == answers, "a seed makes the same choices"
 
 
@@ -137,7 +138,7 @@ def test_cpu_passes_with_an_empty_list():
     [
         ("not json", "not JSON"),
         ({"position": START, "dice": [1, 2]}, "needs a level"),
-        ({"position": START, "dice": [1, 2], "level": "hard"}, "unknown level"),
+        ({"position": START, "dice": [1, 2], "level": "expert"}, "unknown level"),
         ({"position": START, "dice": [1, 2], "level": 1}, "unknown level"),
         ({"position": START, "dice": [1, 2], "level": "easy", "extra": 1}, "unknown field"),
         ({"position": START, "dice": [0, 2], "level": "easy"}, "dice"),

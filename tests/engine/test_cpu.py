@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cpu import Level, best_play, choose, evaluate, pipcount_play
+from engine.cpu import Level, best_play, choose, evaluate
 from engine.plays import board_of, legal_plays
 from engine.position import Position
 from engine.rules import ALL_RULES, Finish, Muji, Rules
@@ -59,11 +59,6 @@ def test_evaluation_prefers_the_closed_home_with_the_opponent_on_the_bar():
     closed = Position((2, 2, 2, 2, 2, 2, 3) + (0,) * 16 + (-14,), (0, 1))
     rules = Rules(Finish.IRI, Muji.BIGGER)
     assert evaluate(board_of(closed), 1, 0, rules) > evaluate(board_of(open_home), 1, 0, rules)
-
-
-def test_the_baseline_moves_the_furthest_stone_first():
-    play = pipcount_play(Position.start(), (6, 5), Rules())
-    assert play.moves[0][0] == 24
 
 
 def test_without_lookahead_normal_is_still_legal():
