@@ -110,6 +110,6 @@ clean:
 	if [ -x $(BIN)/python ]; then $(BIN)/python -m bansugoroku.embedded_db stop; fi
 	rm -rf $(VENV) .pgdata .celery .mail staticfiles .pytest_cache .mypy_cache .ruff_cache \
 		.hypothesis .import_linter_cache .benchmarks bench-results .screenshots .vapid \
-		celerybeat-schedule* locale/*/LC_MESSAGES/*.mo
+		celerybeat-schedule* .train locale/*/LC_MESSAGES/*.mo
 	find . -path ./.git -prune -o \( -name __pycache__ -o -name '*.egg-info' \) -type d \
 		-prune -exec rm -rf {} + -o \( -name '*.pyc' -o -name '*.prof' \) -type f -exec rm -f {} +

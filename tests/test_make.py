@@ -264,6 +264,7 @@ def test_make_clean_removes_what_the_project_writes_and_keeps_the_rest(tmp_path)
         ".mail/20270301-120000-000000-1-1.eml",
         ".screenshots/table.png",
         "celerybeat-schedule",
+        ".train/checkpoint.npz",
     ]
     for name in written:
         (tree / name).parent.mkdir(parents=True, exist_ok=True)
