@@ -10,19 +10,17 @@ pending row, which `notifications.send_due` queues again every minute from beat.
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Iterable
 
 from celery import shared_task
 from django.db import transaction
 
 from bansugoroku.games.models import Event
+from bansugoroku.games.outbox import send_quietly
 from notifications import sending
 from notifications.making import make_notices
 
 SEND = "notifications.send"
-
-log = logging.getLogger(__name__)
 
 
 @shared_task(name=SEND, ignore_result=True)
@@ -49,11 +47,6 @@ def outbox_notices(table_id: int, events: Iterable[Event]) -> int:
 
 
 def queue_send(notice_id: int) -> None:
-    """Queue the notice's sending; never raises, since a broker gone away loses only the
-    message, which `send_due` makes up for, and must not keep the next notices from being
-    queued nor fail the delivery that made them, already committed. No retry: the
-    outbox's way (`games.outbox.hand_on`), so a broker that is down costs no wait."""
-    try:
-        send_notice.apply_async((notice_id,), retry=False)
-    except Exception:  # kombu raises many kinds when the broker is away
-        log.warning("notice %s waits for send_due", notice_id, exc_info=True)
+    """Queue the notice's sending as the outbox queues events; a message the broker
+    lost is made up for by `send_due`."""
+    send_quietly(SEND, (notice_id,), "notice %s waits for send_due", notice_id)

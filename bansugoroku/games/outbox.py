@@ -78,8 +78,8 @@ def hand_on_after_commit(table_id: int, events: Sequence[Event]) -> None:
 def hand_on(table_id: int, first: int, last: int) -> None:
     """Queue the delivery of the table's events `first` to `last`; never raises, since
     the relay makes up for a broker that is down."""
-    args = (table_id, first, last)
-    _send(DELIVER, args, "events %s-%s of table %s wait for the relay", first, last, table_id)
+    lost = "events %s-%s of table %s wait for the relay"
+    send_quietly(DELIVER, (table_id, first, last), lost, first, last, table_id)
 
 
 def hand_on_many(ranges: Sequence[tuple[int, int, int]]) -> None:
@@ -88,18 +88,20 @@ def hand_on_many(ranges: Sequence[tuple[int, int, int]]) -> None:
     about 4 ms with Redis on the development machine (an hour for a million closings,
     measured). Never raises, as `hand_on`."""
     args = ([list(r) for r in ranges],)
-    _send(DELIVER_MANY, args, "events of %s tables wait for the relay", len(ranges))
+    send_quietly(DELIVER_MANY, args, "events of %s tables wait for the relay", len(ranges))
 
 
 def queue_cpu_turn(code: str, game: int, turn: int) -> None:
     """Queue the CPU's play of turn `turn` of game `game` at the table `code`; never
     raises, since the recovery queues again a turn that waits too long."""
     lost = "the CPU's turn %s of game %s at table %s waits for the recovery"
-    _send(CPU_TURN, (code, game, turn), lost, turn, game, code)
+    send_quietly(CPU_TURN, (code, game, turn), lost, turn, game, code)
 
 
-def _send(task: str, args: tuple[Any, ...], lost: str, *lost_args: Any) -> None:
-    """Send the task by name, once; when the broker is away, log `lost % lost_args`."""
+def send_quietly(task: str, args: tuple[Any, ...], lost: str, *lost_args: Any) -> None:
+    """Send the task by name, once, without waiting for a broker that is away: then log
+    `lost % lost_args` and return, for a periodic task (a relay) that queues again what
+    was lost. Never raises: it runs after a commit, which a failure must not undo."""
     try:
         current_app.send_task(task, args=args, retry=False)
     except Exception:  # kombu raises many kinds when the broker is away
