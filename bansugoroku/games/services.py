@@ -37,7 +37,7 @@ from bansugoroku.games.errors import (
 )
 from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState, Turn
 from bansugoroku.games.player_tokens import new_token, token_hash
-from bansugoroku.games.store import CODE_ALPHABET, CODE_LENGTH, lock_seat, lock_table
+from bansugoroku.games.store import CODE_ALPHABET, CODE_LENGTH, lock_seat
 from engine import cpu
 from engine.dice import seed_commitment
 from engine.game import GameError, GameValue, Roller, Step
@@ -115,13 +115,7 @@ def table_create(*, host: Player, rules: Rules, cpu: str = "") -> Change:
 def table_join(*, player: Player, code: str, entropy: str = "") -> Change:
     """Take the free seat. Joining a table you already sit at changes nothing."""
     with _transaction() as now:
-        lock_table(code)
-        # The table is read again under the lock, as `cpu_move` reads the game: a join
-        # that waited for the lock while another took the free seat would otherwise see
-        # the seats as they were before (PostgreSQL re-reads only the row it locks), find
-        # the seat free and give it away a second time. A join sends no version to be
-        # found stale.
-        table = store.load_table(code)
+        table = store.lock_table_unversioned(code)  # one seat is never given twice
         seats = list(table.seats.all())
         if any(seat.player_id == player.pk for seat in seats):
             return Change(table)
@@ -198,15 +192,7 @@ def cpu_move(*, code: str, game_number: int, turn_number: int) -> Change | None:
     path as a person's move. Nothing happens, and None is returned, when that turn is no
     longer the CPU's to play: the task ran twice, or the game ended or moved on."""
     with _transaction() as now:
-        table = lock_table(code)
-        # The game is read again under the lock. A run that waited for the lock while a
-        # duplicate played the turn reads the table row as that one committed it, but
-        # the game joined to it as before (PostgreSQL's READ COMMITTED re-reads only the
-        # rows it locks): it would play the turn again, and fail on the history's unique
-        # turn number. A person's change needs no second read: the version it sends no
-        # longer matches the table's then.
-        if table.current_game_id is not None:
-            table.current_game = Game.objects.get(pk=table.current_game_id)
+        table = store.lock_table_unversioned(code)  # a duplicate run finds the turn played
         game = table.current_game
         if (
             table.state != TableState.PLAYING

@@ -73,6 +73,17 @@ def lock_table(code: str) -> Table:
     return load_table(code, lock=True)
 
 
+def lock_table_unversioned(code: str) -> Table:
+    """The table locked FOR UPDATE, then read again whole, for a change that sends no
+    version (a join, the CPU's move). A change that waited for the lock reads the table
+    row as the change before it committed it, but the seats and the game joined to it as
+    they were (PostgreSQL's READ COMMITTED re-reads only the rows it locks): without a
+    version to be found stale, it would act on them, giving a seat away twice or playing
+    a turn twice. A versioned change needs no second read: its version no longer matches."""
+    lock_table(code)
+    return load_table(code)
+
+
 def lock_seat(code: str, player: Player, version: int, now: datetime) -> tuple[Table, Seat]:
     """The table locked FOR UPDATE and the caller's seat at it, if the client saw its
     latest `version`. The seat is checked first: a stranger gets TableNotFound, never
