@@ -26,6 +26,7 @@ import pytest
 from django.db import connections
 
 from bansugoroku.celery import app
+from bench.api_bench import free_port
 from tests.deployment.procfile import Deployment, deployed
 from tests.deployment.router import tls_router
 from tests.front.browsers import DESKTOP, PHONE, needs_chromium
@@ -45,12 +46,6 @@ DEPLOYMENT_REDIS_DB = 15
 
 def redis_url(db: int) -> str:
     return urlunsplit(urlsplit(BROKER)._replace(path=f"/{db}"))
-
-
-def free_port() -> int:
-    from bench.api_bench import free_port
-
-    return free_port()
 
 
 @pytest.fixture
