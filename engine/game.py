@@ -2,8 +2,9 @@
 
 `GameValue` carries the rules, who started, the position at the start of the turn, whose
 turn it is, the dice, the moves sent so far and, once it is over, the result. Each
-change returns a new value; a change that finishes turns also returns them as
-`FinishedTurn` records, the history a server stores and a client is told about.
+action (start, play, undo, resign, abandon) returns a new value; one that finishes
+turns also returns them as `FinishedTurn` records, the history a server stores and a
+client is told about.
 
 Dice come from a `Roller`, asked for each roll by its label: the turn number ("1",
 "2", ...) or "opening-1", "opening-2", ... for the rolls that decide who starts. A
@@ -97,7 +98,7 @@ class FinishedTurn:
 
 
 class Step(NamedTuple):
-    """What a change gives back: the game after it and the turns it finished, in order."""
+    """What an action gives back: the game after it and the turns it finished, in order."""
 
     game: GameValue
     turns: tuple[FinishedTurn, ...] = ()
