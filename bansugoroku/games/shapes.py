@@ -1,7 +1,9 @@
 """The shape of every JSON object the API answers, written once: the read functions
 return these TypedDicts (plain dicts at run time) and the OpenAPI schema is generated
 from them by `bansugoroku.api.schema.component`, with a key's `Annotated` metadata and
-a class's docstring as descriptions.
+a class's docstring as descriptions. A shape named like a model or an engine value
+takes the suffix "Json" (`TableStateJson`, not `TableState`), which the schema's
+component names leave out.
 
 No `from __future__ import annotations`: Python 3.11 misses `NotRequired` in a string.
 """
