@@ -2,8 +2,9 @@
 
 `GameValue` carries the rules, who started, the position at the start of the turn, whose
 turn it is, the dice, the moves sent so far and, once it is over, the result. Each
-change returns a new value; a change that finishes turns also returns them as
-`FinishedTurn` records, the history a server stores and a client is told about.
+action (start, play, undo, resign, abandon) returns a new value; one that finishes
+turns also returns them as `FinishedTurn` records, the history a server stores and a
+client is told about.
 
 Dice come from a `Roller`, asked for each roll by its label: the turn number ("1",
 "2", ...) or "opening-1", "opening-2", ... for the rolls that decide who starts. A
@@ -50,12 +51,20 @@ class Ending(StrEnum):
     """No result: the table closed, or neither side could ever move again."""
 
 
-class GameError(ValueError):
-    """A change the game refuses whatever the move: `code` says which, for clients."""
+class Refusal(StrEnum):
+    """Why the game refuses an action whatever the move; the values are the API's codes."""
 
-    def __init__(self, code: str, message: str) -> None:
+    GAME_OVER = "game_over"
+    NOT_YOUR_TURN = "not_your_turn"
+    NOTHING_TO_UNDO = "nothing_to_undo"
+
+
+class GameError(ValueError):
+    """An action the game refuses whatever the move: `refusal` says which, for clients."""
+
+    def __init__(self, refusal: Refusal, message: str) -> None:
         super().__init__(message)
-        self.code = code
+        self.refusal = refusal
         self.message = message
 
 
@@ -89,7 +98,7 @@ class FinishedTurn:
 
 
 class Step(NamedTuple):
-    """What a change gives back: the game after it and the turns it finished, in order."""
+    """What an action gives back: the game after it and the turns it finished, in order."""
 
     game: GameValue
     turns: tuple[FinishedTurn, ...] = ()
@@ -142,7 +151,7 @@ class GameValue:
     def turn(self) -> TurnInProgress:
         """The turn being played, from the mover's side, with the moves sent so far."""
         if self.result is not None:
-            raise GameError("game_over", "this game is over")
+            raise GameError(Refusal.GAME_OVER, "this game is over")
         return TurnInProgress(self.to_move.sees(self.board), self.dice, self.rules, self.pending)
 
     def play(self, side: Side, moves: Iterable[Move], roll: Roller) -> Step:
@@ -173,7 +182,7 @@ class GameValue:
         """Take back the moves sent this turn; the dice stay as rolled."""
         self._check_mover(side, "only the player to move can undo")
         if not self.pending:
-            raise GameError("nothing_to_undo", "no move of this turn to take back")
+            raise GameError(Refusal.NOTHING_TO_UNDO, "no move of this turn to take back")
         return replace(self, pending=())
 
     def resign(self, side: Side) -> GameValue:
@@ -188,12 +197,12 @@ class GameValue:
 
     def _check_playing(self) -> None:
         if self.result is not None:
-            raise GameError("game_over", "this game is over")
+            raise GameError(Refusal.GAME_OVER, "this game is over")
 
     def _check_mover(self, side: Side, message: str) -> None:
         self._check_playing()
         if side is not self.to_move:
-            raise GameError("not_your_turn", message)
+            raise GameError(Refusal.NOT_YOUR_TURN, message)
 
     def _finished(self, turn: TurnInProgress) -> FinishedTurn:
         return FinishedTurn(

@@ -12,8 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from bansugoroku.games.models import Player
+from notifications.email_messages import confirmation_email
 from notifications.errors import InvalidToken, MailUnavailable, NoAddress
-from notifications.mail import confirmation_email
 from notifications.mailboxes import mailbox
 from notifications.models import EmailAddress, Suppression, SuppressionReason
 from notifications.tokens import confirm_token, read_confirm_token

@@ -17,8 +17,8 @@ from anymail.exceptions import AnymailRecipientsRefused
 from bansugoroku.games.models import Player
 from notifications import push
 from notifications.content import Content, table_url
+from notifications.email_messages import notice_email
 from notifications.errors import PermanentError, TransientError
-from notifications.mail import notice_email
 from notifications.models import Channel
 
 

@@ -27,7 +27,7 @@ def preferences_update(
     kinds: Mapping[str, Mapping[str, bool]] | None = None,
     muted_tables: Sequence[str] | None = None,
 ) -> Preferences:
-    """Change what is given; `muted_tables` replaces the list of muted tables, each one
+    """Set what is given; `muted_tables` replaces the list of muted tables, each one
     the player sits at (any other answers TableNotFound, as everywhere)."""
     with transaction.atomic():
         Preferences.objects.get_or_create(player=player)

@@ -1,5 +1,5 @@
-"""The changes to where a player receives push notices: browsers' Web Push subscriptions
-and the apps' FCM tokens, registered and removed by the player's own browser or app.
+"""Where a player receives push notices: browsers' Web Push subscriptions and the apps'
+FCM tokens, registered and removed by the player's own browser or app.
 
 An endpoint or a token names one browser or app install: registering it again updates it,
 and moves it to the caller if another player had it (the browser now plays as the caller,

@@ -41,7 +41,11 @@ _FIELDS: dict[Any, type[serializers.Field[Any, Any, Any, Any]]] = {
 def component(shape: Any) -> type[serializers.Serializer[Any]]:
     """The schema component of a TypedDict: a serializer class named after it, with its
     docstring and a field per key, optional when NotRequired. Made once, when the views
-    are defined, for drf-spectacular to read: nothing serializes with it."""
+    are defined, for drf-spectacular to read: nothing serializes with it.
+
+    A shape whose name would be a model's (`shapes.TableStateJson` beside
+    `models.TableState`) ends in "Json" in the code only: clients see the component
+    named without it, `TableState`."""
     if not is_typeddict(shape):
         raise TypeError(f"{shape!r} is not a TypedDict")
     fields = {
@@ -49,7 +53,7 @@ def component(shape: Any) -> type[serializers.Serializer[Any]]:
         for key, hint in get_type_hints(shape, include_extras=True).items()
     }
     attributes = {"__doc__": shape.__doc__, "__module__": shape.__module__, **fields}
-    return type(shape.__name__, (serializers.Serializer,), attributes)
+    return type(shape.__name__.removesuffix("Json"), (serializers.Serializer,), attributes)
 
 
 def _field(hint: Any, **options: Any) -> serializers.Field[Any, Any, Any, Any]:

@@ -71,7 +71,7 @@ def state_response(
     return response
 
 
-def player_json(player: Player) -> shapes.Player:
+def player_json(player: Player) -> shapes.PlayerJson:
     return {"id": player.pk, "name": player.name, "locale": player.locale}
 
 
@@ -103,7 +103,7 @@ class PlayersView(APIView):
 class MeView(APIView):
     @extend_schema(
         operation_id="players_me",
-        responses={200: component(shapes.Player)},
+        responses={200: component(shapes.PlayerJson)},
         summary="The player the token belongs to",
     )
     def get(self, request: Request) -> Response:
@@ -112,7 +112,7 @@ class MeView(APIView):
     @extend_schema(
         operation_id="players_me_update",
         request=PlayerUpdateSerializer,
-        responses={200: component(shapes.Player)} | schema.problems(400, 503),
+        responses={200: component(shapes.PlayerJson)} | schema.problems(400, 503),
         summary="Change your display name, locale or e-mail address",
         description="A new `email` gets a confirmation link by mail (at most "
         "THROTTLE_CONFIRM_EMAIL per player and per address: 429 beyond); notices go to it "
@@ -142,7 +142,7 @@ class TablesView(APIView):
     @extend_schema(
         operation_id="tables_create",
         request=TableCreateSerializer,
-        responses={201: component(shapes.TableState)} | schema.problems(400, 409),
+        responses={201: component(shapes.TableStateJson)} | schema.problems(400, 409),
         summary="Create a table with house rules, to play a friend or the CPU",
         description="You host the table and take the first seat (Black). Share its `code` "
         'or `invite_url` with a friend, who joins with it; with `"opponent": "cpu"` the '
@@ -174,7 +174,7 @@ class TableView(APIView):
         operation_id="tables_state",
         parameters=[CODE],
         responses={
-            200: component(shapes.TableState),
+            200: component(shapes.TableStateJson),
             304: OpenApiResponse(description="Unchanged since the ETag sent in If-None-Match."),
         }
         | schema.problems(404),
@@ -203,7 +203,7 @@ class JoinView(APIView):
         operation_id="tables_join",
         parameters=[CODE],
         request=JoinSerializer,
-        responses={200: component(shapes.TableState)} | schema.problems(400, 404, 409),
+        responses={200: component(shapes.TableStateJson)} | schema.problems(400, 404, 409),
         summary="Take the free seat at a table by its code",
         description="Once both seats are taken the code no longer admits anyone (409 "
         "`table_full`); joining a table you already sit at changes nothing. Join attempts "
@@ -249,7 +249,7 @@ def change_schema(
             operation_id=f"tables_{operation}",
             parameters=[CODE],
             request=request,
-            responses={200: component(shapes.TableState)} | schema.problems(*refusals),
+            responses={200: component(shapes.TableStateJson)} | schema.problems(*refusals),
             summary=summary,
             description=description + CHANGE_TEXT,
         )

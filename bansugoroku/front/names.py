@@ -45,7 +45,7 @@ def cpu_name(level: str) -> str:
     return _("CPU (%(level)s)") % {"level": _("easy") if level == "easy" else _("normal")}
 
 
-def position_text(position: shapes.Position) -> str:
+def position_text(position: shapes.PositionJson) -> str:
     """The stones of a position in words, from the reader's side, for screen readers."""
     mine = [
         f"{point_name(point)}: {count}"

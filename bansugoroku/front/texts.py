@@ -52,7 +52,7 @@ TABLE_TEXTS: dict[str, Promise] = {
     "off": _("off"),
     "their_off": _("their stones off"),
     "unreachable": _("The server can't be reached: trying again in a moment."),
-    "changed": _("The table changed meanwhile: this is how it stands now."),
+    "stale": _("The table changed meanwhile: this is how it stands now."),
     "failed": _("That did not work: %(detail)s"),
     "copied": _("Link copied."),
 }

@@ -3,11 +3,15 @@
 Services raise these; one exception handler (`bansugoroku.api.problems`) turns them into
 `application/problem+json` responses, the same shape as every other API error. One
 module per package: these are the games', the notices' are in `notifications.errors`.
+The engine's refusals (`engine.game.Refusal`) are errors here with the refusal as their
+code, and `refused` gives each its error.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
+
+from engine.game import GameError, Refusal
 
 
 class ServiceError(Exception):
@@ -51,15 +55,15 @@ class WrongState(ServiceError):
 
 
 class NotYourTurn(ServiceError):
-    status, code, title = 409, "not_your_turn", "It is not your turn"
+    status, code, title = 409, Refusal.NOT_YOUR_TURN, "It is not your turn"
 
 
 class GameOver(ServiceError):
-    status, code, title = 409, "game_over", "No game is being played"
+    status, code, title = 409, Refusal.GAME_OVER, "No game is being played"
 
 
 class NothingToUndo(ServiceError):
-    status, code, title = 409, "nothing_to_undo", "No move of this turn to undo"
+    status, code, title = 409, Refusal.NOTHING_TO_UNDO, "No move of this turn to undo"
 
 
 class IllegalMove(ServiceError):
@@ -85,3 +89,17 @@ class OutcomeUnknown(ServiceError):
 
     status, code, title = 503, "outcome_unknown", "The change may or may not have been made"
     retry_after = 2
+
+
+def refused(error: GameError) -> ServiceError:
+    """The API's error for the engine's refusal, with the engine's words as its detail;
+    mypy checks that every refusal has one."""
+    match error.refusal:
+        case Refusal.GAME_OVER:
+            return GameOver(error.message)
+        case Refusal.NOT_YOUR_TURN:
+            return NotYourTurn(error.message)
+        case Refusal.NOTHING_TO_UNDO:
+            return NothingToUndo(error.message)
+        case unknown:
+            assert_never(unknown)

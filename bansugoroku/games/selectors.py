@@ -55,7 +55,9 @@ def invite_url(table: Table) -> str:
     return f"{site_url()}/t/{table.code}"
 
 
-def table_state(table: Table, player: Player, value: GameValue | None = None) -> shapes.TableState:
+def table_state(
+    table: Table, player: Player, value: GameValue | None = None
+) -> shapes.TableStateJson:
     """The whole table from the side of `player`, who sits at it. `value` is its current
     game as the engine value a change just made (`services.Change.game`), if the caller
     has it: the turn is then read from it, not rebuilt from the row."""
@@ -105,7 +107,7 @@ def rules_json(rules: Rules) -> shapes.RulesOut:
     return {"finish": rules.finish.value, "muji": rules.muji.value, "start": rules.start.value}
 
 
-def _seat(seat: Seat, me: Side) -> shapes.Seat:
+def _seat(seat: Seat, me: Side) -> shapes.SeatJson:
     return {
         "seat": seat.number,
         "color": seat.color,
@@ -122,12 +124,12 @@ def dice_name(dice: tuple[int, int]) -> shapes.DiceName:
     return {"kanji": name.kanji, "reading": name.reading, "spoken": spoken_roll(dice)}
 
 
-def _game(table: Table, game: Game, me: Side, value: GameValue | None) -> shapes.Game:
+def _game(table: Table, game: Game, me: Side, value: GameValue | None) -> shapes.GameJson:
     mine = game.turn_seat == me and not game.is_over
     if mine and value is None:
         value = game_value(table, game)
     board = me.sees(value.board if value else game.board())
-    turn_info: shapes.Turn | None = None
+    turn_info: shapes.TurnJson | None = None
     shown = board
     if not game.is_over:
         dice = (game.dice[0], game.dice[1])
@@ -155,7 +157,7 @@ def _game(table: Table, game: Game, me: Side, value: GameValue | None) -> shapes
             turn_info["legal_moves"] = [list(m) for m in legal]
             turn_info["legal_move_effects"] = [_effect(turn.play(m)) for m in legal]
             turn_info["can_undo"] = bool(turn.played)
-    result: shapes.Result | None = None
+    result: shapes.ResultJson | None = None
     if game.is_over:
         result = {
             "kind": game.state,
@@ -206,7 +208,7 @@ def _next_game(table: Table, seat: Seat) -> shapes.NextGame | None:
     }
 
 
-def position_json(position: Position) -> shapes.Position:
+def position_json(position: Position) -> shapes.PositionJson:
     """A position from the side it is seen from, as the state and the history show it."""
     own, theirs = position.pip_count()
     return {
@@ -245,7 +247,7 @@ def events_since(table: Table, player: Player, after: int) -> shapes.Events:
     }
 
 
-def _event(event: Event, me: Side) -> shapes.Event:
+def _event(event: Event, me: Side) -> shapes.EventJson:
     payload = event.payload
     played = payload.get("played")
     if played:  # stored from the mover's side, for the notices and the CPU

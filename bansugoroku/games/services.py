@@ -26,14 +26,12 @@ from bansugoroku.games import events, outbox, queries, store
 from bansugoroku.games.errors import (
     GameOver,
     IllegalMove,
-    NothingToUndo,
     NotTheHost,
-    NotYourTurn,
     OutcomeUnknown,
-    ServiceError,
     TableClosed,
     TableFull,
     WrongState,
+    refused,
 )
 from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState, Turn
 from bansugoroku.games.player_tokens import new_token, token_hash
@@ -260,12 +258,6 @@ def _transaction() -> Iterator[datetime]:
 
 # Helpers: each expects to run inside the transaction that holds the table row.
 
-_REFUSALS: dict[str, type[ServiceError]] = {
-    "not_your_turn": NotYourTurn,
-    "game_over": GameOver,
-    "nothing_to_undo": NothingToUndo,
-}
-
 
 def _on_game(
     player: Player,
@@ -282,7 +274,7 @@ def _on_game(
         try:
             step = act(store.game_value(table, game), seat.side, store.roller(game))
         except GameError as exc:
-            raise _REFUSALS[exc.code](exc.message) from None
+            raise refused(exc) from None
         return _step(table, game, step, now, seats=[seat])
 
 

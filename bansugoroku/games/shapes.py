@@ -1,7 +1,9 @@
 """The shape of every JSON object the API answers, written once: the read functions
 return these TypedDicts (plain dicts at run time) and the OpenAPI schema is generated
 from them by `bansugoroku.api.schema.component`, with a key's `Annotated` metadata and
-a class's docstring as descriptions.
+a class's docstring as descriptions. A shape named like a model or an engine value
+takes the suffix "Json" (`TableStateJson`, not `TableState`), which the schema's
+component names leave out.
 
 No `from __future__ import annotations`: Python 3.11 misses `NotRequired` in a string.
 """
@@ -43,7 +45,7 @@ Dice = Annotated[list[int], Doc("[die, die]")]
 Pair = Annotated[list[int], Doc("[yours, theirs]")]
 
 
-class Player(TypedDict):
+class PlayerJson(TypedDict):
     id: int
     name: str
     locale: str
@@ -51,7 +53,7 @@ class Player(TypedDict):
 
 class NewPlayer(TypedDict):
     token: Annotated[str, Doc("Send as `Authorization: Bearer <token>`. Shown once.")]
-    player: Player
+    player: PlayerJson
 
 
 class RulesOut(TypedDict):
@@ -66,7 +68,7 @@ class You(TypedDict):
     is_host: NotRequired[bool]
 
 
-class Seat(TypedDict):
+class SeatJson(TypedDict):
     seat: int
     color: Color
     name: str | None
@@ -97,7 +99,7 @@ class MoveEffect(TypedDict):
     wins: Annotated[int, Doc("Points it wins, ending the game (0: the game goes on).")]
 
 
-class Turn(TypedDict):
+class TurnJson(TypedDict):
     """The turn being played. Every key is always there: while it is the opponent's
     turn, the keys after `dice_name` are empty (their moves so far are not shown)."""
 
@@ -118,7 +120,7 @@ class Turn(TypedDict):
     can_undo: bool
 
 
-class Position(TypedDict):
+class PositionJson(TypedDict):
     points: Annotated[
         list[int], Doc("Your point 1..24: positive your stones, negative the opponent's.")
     ]
@@ -135,7 +137,7 @@ class Point(TypedDict):
     theirs: int
 
 
-class Result(TypedDict):
+class ResultJson(TypedDict):
     kind: Annotated[str, OneOf(models.GameState)]
     winner_seat: int | None
     you_won: bool | None
@@ -171,15 +173,15 @@ class Recent(TypedDict):
     ]
 
 
-class Game(Recent):
+class GameJson(Recent):
     number: int
     state: Annotated[str, OneOf(models.GameState)]
     starter: int
     opening_rolls: list[Dice]
-    turn: Turn | None
-    position: Position
+    turn: TurnJson | None
+    position: PositionJson
     board: list[Point]
-    result: Result | None
+    result: ResultJson | None
     seed_sha256: Annotated[str, Doc("Commitment to the dice seed, revealed at the end.")]
 
 
@@ -196,7 +198,7 @@ class NextGame(TypedDict):
     ]
 
 
-class TableState(TypedDict):
+class TableStateJson(TypedDict):
     """The whole table from your side."""
 
     code: str
@@ -212,9 +214,9 @@ class TableState(TypedDict):
     ]
     rules: RulesOut
     you: You
-    seats: list[Seat]
+    seats: list[SeatJson]
     score: Score
-    game: Game | None
+    game: GameJson | None
     next_game: Annotated[
         NextGame | None, Doc("The next game's dice commitment; null while a game is played.")
     ]
@@ -229,7 +231,7 @@ class TableSummary(TypedDict):
     version: int
     rules: RulesOut
     you: You
-    opponent: Seat | None
+    opponent: SeatJson | None
     score: Score
     your_turn: bool
     game_number: int | None
@@ -282,7 +284,7 @@ class HistoryTurn(TypedDict):
         str, Doc('"13/10 10/9*" in the mover\'s own numbering, as backgammon writes it; "pass".')
     ]
     hit: bool
-    position_after: Annotated[Position, Doc("The position after the turn, from your side.")]
+    position_after: Annotated[PositionJson, Doc("The position after the turn, from your side.")]
     position_after_id_black: Annotated[
         str, Doc("The same position's id from Black's side, as the server stores it.")
     ]
@@ -373,7 +375,7 @@ class DiceVerification(TypedDict):
     all_match: bool
 
 
-class Event(TypedDict):
+class EventJson(TypedDict):
     sequence: Annotated[int, Doc("1, 2, 3, ... per table.")]
     kind: Annotated[str, OneOf(models.EventKind)]
     seat: Annotated[int | None, Doc("The seat it concerns.")]
@@ -382,6 +384,6 @@ class Event(TypedDict):
 
 
 class Events(TypedDict):
-    events: list[Event]
+    events: list[EventJson]
     last_sequence: Annotated[int, Doc("The table's newest event.")]
     more: Annotated[bool, Doc("More events follow: ask again with `after`.")]

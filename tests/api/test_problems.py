@@ -13,8 +13,9 @@ from redis import RedisError
 from rest_framework import exceptions
 
 from bansugoroku.api.parsers import PayloadTooLarge
-from bansugoroku.api.problems import problem_exception_handler
-from bansugoroku.games.errors import ServiceError
+from bansugoroku.api.problems import PROBLEM_TYPES, REASONS, problem_exception_handler
+from bansugoroku.games.errors import ServiceError, refused
+from engine.game import GameError, Refusal
 from engine.turn import Reason
 from tests.client import check
 
@@ -74,6 +75,17 @@ def test_the_list_the_readme_and_the_code_agree_on_every_problem_and_reason(open
     assert all(meaning.strip() for meaning in reasons.values())
     for code in problems:  # each has its own page too
         assert api.get(f"problems/{code}").body["status"] == problems[code]
+
+
+def test_every_refusal_of_the_engine_is_a_problem_with_its_code_and_a_message():
+    for refusal in Refusal:
+        error = refused(GameError(refusal, f"the engine's words for {refusal}"))
+        assert error.code == refusal.value and error.code in PROBLEM_TYPES
+        status, title = PROBLEM_TYPES[error.code]
+        assert status == 409 and title.strip()
+        assert error.detail == f"the engine's words for {refusal}"
+    for reason in Reason:  # a refused move is one problem, illegal_move, with its reason
+        assert REASONS[reason].strip()
 
 
 def test_the_list_needs_no_token_and_ignores_a_stale_one(api):

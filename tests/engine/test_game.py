@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.dice import SeededDice, roll
-from engine.game import Ending, FinishedTurn, GameError, GameValue, Result
+from engine.game import Ending, FinishedTurn, GameError, GameValue, Refusal, Result
 from engine.notation import position_id
 from engine.plays import legal_plays
 from engine.position import Position
@@ -78,14 +78,14 @@ def test_a_refused_move_says_which_and_why_and_changes_nothing():
     assert game.pending == ()
     with pytest.raises(GameError) as not_yours:
         game.play(Side.WHITE, [(8, 5)], Scripted())
-    assert not_yours.value.code == "not_your_turn"
+    assert not_yours.value.refusal is Refusal.NOT_YOUR_TURN
 
 
 def test_undo_takes_back_the_turns_moves_and_keeps_the_dice():
     game = GameValue.start(Rules(), Scripted((3, 1))).game
     with pytest.raises(GameError, match="no move") as nothing:
         game.undo(Side.BLACK)
-    assert nothing.value.code == "nothing_to_undo"
+    assert nothing.value.refusal is Refusal.NOTHING_TO_UNDO
     half = game.play(Side.BLACK, [(8, 5)], Scripted()).game
     with pytest.raises(GameError):
         half.undo(Side.WHITE)
@@ -122,7 +122,7 @@ def test_a_winning_play_ends_the_game_with_its_value():
     assert turns[-1].points == 1 and over.is_over
     with pytest.raises(GameError) as done:
         over.play(Side.WHITE, [(24, 23)], Scripted())
-    assert done.value.code == "game_over"
+    assert done.value.refusal is Refusal.GAME_OVER
 
 
 def test_either_side_may_resign_at_any_moment_and_the_other_wins_one_point():

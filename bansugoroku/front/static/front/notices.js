@@ -9,7 +9,7 @@ function csrfToken() {
   return cookie ? decodeURIComponent(cookie.slice("csrftoken=".length)) : "";
 }
 
-// Sends a change and resolves to the answer's JSON; rejects with the API's own words
+// Sends one setting to the API and resolves to the answer's JSON; rejects with the API's own words
 // (problem+json's detail, or a field's errors) or the form's "could not save".
 async function send(method, path, body, fallback) {
   let answer;
@@ -29,14 +29,14 @@ async function send(method, path, body, fallback) {
   throw new Error(fields.join(" ") || json.detail || fallback);
 }
 
-// Runs `change` while the form's buttons are off, then says how it went.
-async function saving(form, change, done) {
+// Runs `save` while the form's buttons are off, then says how it went.
+async function saving(form, save, done) {
   const message = form.querySelector("[data-message]");
   const controls = form.querySelectorAll("button, input");
   controls.forEach((c) => (c.disabled = true));
   message.textContent = "";
   try {
-    await change();
+    await save();
     message.textContent = done;
   } catch (error) {
     message.textContent = error.message;

@@ -420,7 +420,7 @@ async function send(action, body) {
     if (content.code === "stale_state") {
       busy = false;
       await refresh();
-      showProblem(texts.changed);
+      showProblem(texts.stale);
     } else {
       showProblem(fmt(texts.failed, { detail: content.detail || content.title }));
     }
