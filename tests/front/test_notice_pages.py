@@ -21,6 +21,7 @@ from notifications.tokens import unsubscribe_token
 from tests.api.test_concurrency import TIMEOUT, Race, lock_waiters
 from tests.client import Api
 from tests.front.test_pages import browser, page
+from tests.notifications.helpers import send_confirmations
 from tests.notifications.test_api import confirmation_token, confirmed_address
 
 pytestmark = pytest.mark.django_db
@@ -29,6 +30,7 @@ pytestmark = pytest.mark.django_db
 def mailed_link(host: Api, address: str = "aiko@example.com") -> str:
     """Set the address through the API, and return the mailed link's path and query."""
     assert host.call("PATCH", "players/me", {"email": address}).status == 200
+    send_confirmations()
     found = re.search(r"https?://\S+/settings/email/confirm\?token=\S+", str(mail.outbox[-1].body))
     assert found, mail.outbox[-1].body
     link = urlsplit(found[0])
