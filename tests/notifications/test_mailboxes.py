@@ -173,6 +173,40 @@ def test_a_failed_mail_is_sent_again_when_the_address_is_set_again(host, postmar
     assert [m.to for m in postmark.received] == ["aiko@example.com"] * 2  # down, then sent
 
 
+GMAIL_SPELLINGS = [
+    "jo@gmail.com",
+    "j.o@gmail.com",
+    "J.O@GMAIL.COM",
+    "j.o+x@googlemail.com",
+    "jo@googlemail.com",
+    '"j.o"@gmail.com',
+]
+
+
+def test_the_dot_spellings_of_a_gmail_address_are_one_mailbox(api, postmark, throttle_clock):
+    statuses = set_by_strangers(api, GMAIL_SPELLINGS)
+
+    assert statuses == [200] * 5 + [429]
+    # Mail goes to the address as set: the dots are folded only to count.
+    assert [m.to for m in postmark.received] == [
+        "jo@gmail.com",
+        "j.o@gmail.com",
+        "J.O@gmail.com",
+        "j.o+x@googlemail.com",
+        "jo@googlemail.com",
+    ]
+    assert {mailbox(a) for a in GMAIL_SPELLINGS} == {"jo@gmail.com"}
+    assert mailbox("j.o@example.com") == "j.o@example.com", "only Gmail ignores the dots"
+
+
+def test_a_suppressed_gmail_address_gets_no_mail_in_any_dot_spelling(api, postmark):
+    address_suppress(address="J.o@googlemail.com", reason=SuppressionReason.COMPLAINED)
+
+    set_by_strangers(api, [*GMAIL_SPELLINGS, "jo.other@gmail.com"])
+
+    assert [m.to for m in postmark.received] == ["jo.other@gmail.com"]
+
+
 def test_the_migration_keeps_suppressions_by_mailbox(db):
     for address in ('"jo"@victim.example', "jo+1@victim.example", "Gone@Example.com"):
         Suppression.objects.create(address=address.lower(), reason=SuppressionReason.BOUNCED)
@@ -182,3 +216,16 @@ def test_the_migration_keeps_suppressions_by_mailbox(db):
 
     kept = sorted(Suppression.objects.values_list("address", flat=True))
     assert kept == ["gone@example.com", "jo@victim.example"]
+
+
+def test_the_migration_folds_the_dots_of_gmail_suppressions(db):
+    for address in ("j.o@gmail.com", "jo@googlemail.com", "j.o@example.com"):
+        Suppression.objects.create(address=address, reason=SuppressionReason.BOUNCED)
+    migration = importlib.import_module(
+        "notifications.migrations.0005_gmail_suppressions_without_dots"
+    )
+
+    migration.by_mailbox(apps, None)
+
+    kept = sorted(Suppression.objects.values_list("address", flat=True))
+    assert kept == ["j.o@example.com", "jo@gmail.com"]
