@@ -28,7 +28,7 @@ from notifications.models import (
 from notifications.tasks import send_due, send_notice
 from tests.client import Api, mover, open_table
 from tests.factories import EmailAddressFactory, PlayerFactory, PreferencesFactory
-from tests.games.test_tasks import worker_running
+from tests.games.test_tasks import with_broker_down, worker_running
 from tests.notifications.helpers import deliver, started
 from tests.notifications.postmark import FakePostmark
 from tests.notifications.processes import worker_processes
@@ -108,6 +108,21 @@ def test_the_confirmation_mail_goes_out_through_the_worker(api, postmark):
         "aiko@example.com": ConfirmationMail.DONE,
         "ben@example.com": ConfirmationMail.FAILED,
     }
+
+
+def test_a_broker_that_is_down_leaves_the_confirmation_mail_failed():
+    """A process whose broker is a closed port sets an address: it is kept, and its
+    mail shows as failed, for the player to send again."""
+    script = (
+        "from bansugoroku.games import services; from notifications import addresses;"
+        "player, _ = services.player_create(name='Aiko');"
+        "addresses.email_set(player=player, address='aiko@example.com')"
+    )
+    done = with_broker_down(script)
+    assert done.returncode == 0, done.stderr
+    assert "the confirmation mail of address" in done.stderr
+    email = EmailAddress.objects.get()
+    assert (email.address, email.confirmation_mail) == ("aiko@example.com", "failed")
 
 
 @pytest.fixture
