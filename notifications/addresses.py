@@ -2,26 +2,39 @@
 signed link's token, suppressed when it bounces or its owner complains.
 
 Suppression is by mailbox (`notifications.mailboxes.mailbox`), so no spelling of a
-suppressed address gets mail; whoever sets one is answered as for any other address,
-so that the answer does not tell whether it was suppressed."""
+suppressed address gets mail. Whoever sets one must not learn that it is suppressed,
+neither from the answer nor from how long it took: so the request only stores the
+address and queues its confirmation mail, and the worker decides (`send_confirmation`)
+whether to send it. The request never waits for the provider, and answers the same
+for a new address, a suppressed one, and a provider that is down. A mail the provider
+or the broker could not take leaves the address's `confirmation_mail` failed, which
+the player sees, to set it again; a suppressed mailbox's is done, as a sent one's."""
 
 from __future__ import annotations
+
+import functools
+import logging
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from bansugoroku.games.models import Player
+from bansugoroku.games.outbox import send_quietly
 from notifications.email_messages import confirmation_email
-from notifications.errors import InvalidToken, MailUnavailable, NoAddress
+from notifications.errors import InvalidToken, NoAddress
 from notifications.mailboxes import mailbox
-from notifications.models import EmailAddress, Suppression, SuppressionReason
+from notifications.models import ConfirmationMail, EmailAddress, Suppression, SuppressionReason
 from notifications.tokens import confirm_token, read_confirm_token
+
+SEND_CONFIRMATION = "notifications.send_confirmation"
+
+log = logging.getLogger(__name__)
 
 
 def email_set(*, player: Player, address: str | None) -> EmailAddress | None:
-    """Set the player's address (unconfirmed until its link is followed) and mail the
-    link, unless the address is suppressed; None removes it. Setting the address already
+    """Set the player's address (unconfirmed until its link is followed) and queue the
+    link's mail once this commits; None removes it. Setting the address already
     confirmed changes nothing. `address` is in its canonical form."""
     with transaction.atomic():
         current = EmailAddress.objects.select_for_update().filter(player=player).first()
@@ -32,21 +45,57 @@ def email_set(*, player: Player, address: str | None) -> EmailAddress | None:
         if current and current.address == address and current.confirmed:
             return current
         email, _ = EmailAddress.objects.update_or_create(
-            player=player, defaults={"address": address, "confirmed_at": None}
+            player=player,
+            defaults={
+                "address": address,
+                "confirmed_at": None,
+                "confirmation_mail": ConfirmationMail.QUEUED,
+            },
         )
+        transaction.on_commit(functools.partial(queue_confirmation, email.pk, address))
+    return email
+
+
+def queue_confirmation(email_id: int, address: str) -> None:
+    """Queue the confirmation mail; a broker that is away fails it, for the player to
+    set the address again."""
+    lost = "the confirmation mail of address %s was not queued"
+    if not send_quietly(SEND_CONFIRMATION, (email_id, address), lost, email_id):
+        _failed(email_id, address, ConfirmationMail.QUEUED)
+
+
+def send_confirmation(email_id: int, address: str) -> str:
+    """The worker's part of `email_set`: mail the link to `address` if it is still the
+    address's and its mail still queued (a message delivered twice mails once), and its
+    mailbox is not suppressed. Returns what was done, for the worker's log."""
+    claimed = EmailAddress.objects.filter(
+        pk=email_id, address=address, confirmation_mail=ConfirmationMail.QUEUED
+    ).update(confirmation_mail=ConfirmationMail.DONE)
+    if not claimed:
+        return "nothing to send: the address changed, or its mail was sent"
     if is_suppressed(address):
-        return email
+        return "not sent: the mailbox is suppressed"
+    email = EmailAddress.objects.select_related("player").filter(pk=email_id).first()
+    if email is None:
+        return "nothing to send: the address was removed"
     max_age = settings.NOTICE_CONFIRM_MAX_AGE
-    message = confirmation_email(
-        player, address, confirm_token(player.pk, address), days=max(1, max_age.days)
-    )
+    token = confirm_token(email.player_id, address)
+    message = confirmation_email(email.player, address, token, days=max(1, max_age.days))
     try:
         message.send()
-    except Exception as exc:  # the provider down: the address stays, to be set again
-        raise MailUnavailable(
-            "the confirmation mail could not be sent now: set the address again later"
-        ) from exc
-    return email
+    except Exception:  # the provider is down, or refused it: the player may send again
+        log.warning("the confirmation mail of address %s failed", email_id, exc_info=True)
+        _failed(email_id, address, ConfirmationMail.DONE)
+        return "failed"
+    return "sent"
+
+
+def _failed(email_id: int, address: str, was: ConfirmationMail) -> None:
+    """Record that the mail was not sent, unless the address changed since, or was set
+    again (its mail queued again)."""
+    EmailAddress.objects.filter(pk=email_id, address=address, confirmation_mail=was).update(
+        confirmation_mail=ConfirmationMail.FAILED
+    )
 
 
 def email_confirm(*, player: Player, token: str) -> EmailAddress:

@@ -43,11 +43,6 @@ class NoAddress(ServiceError):
     status, code, title = 409, "no_email_address", "No e-mail address waits for confirmation"
 
 
-class MailUnavailable(ServiceError):
-    status, code, title = 503, "mail_unavailable", "E-mail can't be sent now"
-    retry_after = 60
-
-
 # Delivery.
 
 

@@ -14,13 +14,19 @@ maps the domain through IDNA (UTS #46: case, full-width letters, `xn--` labels a
   so free text, into one), if its local part is not ASCII (Django's validator refused
   those before), or if its domain is a special-use name (`.test`, `.local`, ...).
 - `mailbox` is the key for limits and suppression: the canonical form lower-cased,
-  without a `+tag` (`bomb+1@` and `bomb@` are one inbox at every large provider). It
-  takes any stored string, also one `canonical` would refuse now.
+  without a `+tag` (`bomb+1@` and `bomb@` are one inbox at every large provider), and
+  at Gmail without dots in the local part (Gmail ignores them: `j.o@gmail.com` is
+  `jo@gmail.com`, and `googlemail.com` is the same domain), else 2^n dot spellings of
+  one Gmail inbox would each count alone. It takes any stored string, also one
+  `canonical` would refuse now. Mail still goes to the address as set.
 """
 
 from __future__ import annotations
 
 from email_validator import EmailNotValidError, validate_email
+
+GMAIL = "gmail.com"
+GMAIL_DOMAINS = frozenset({GMAIL, "googlemail.com"})
 
 
 class NotAnAddress(ValueError):
@@ -54,6 +60,8 @@ def mailbox(address: str) -> str:
         )
     except EmailNotValidError:  # stored before addresses were checked this way
         return address.strip().lower()
-    local, domain = parsed.local_part.lower(), parsed.ascii_domain or parsed.domain
-    base = local.split("+", 1)[0]
-    return f"{base or local}@{domain.lower()}"
+    local, domain = parsed.local_part.lower(), (parsed.ascii_domain or parsed.domain).lower()
+    base = local.split("+", 1)[0] or local
+    if domain in GMAIL_DOMAINS:
+        base, domain = base.replace(".", "") or base, GMAIL
+    return f"{base}@{domain}"

@@ -35,6 +35,18 @@ class EmailMode(models.TextChoices):
     """At most one "your turn" e-mail a day, listing every table waiting."""
 
 
+class ConfirmationMail(models.TextChoices):
+    """Where the address's confirmation mail is: the worker sends it, not the request."""
+
+    QUEUED = "queued"
+    """Set; the worker has not taken the mail yet."""
+    DONE = "done"
+    """The worker is done with it: handed to the provider, or dropped since its mailbox
+    is suppressed. One state for both, so that nothing tells them apart."""
+    FAILED = "failed"
+    """Not sent: the provider or the broker was down. Setting the address again resends."""
+
+
 class EmailAddress(models.Model):
     """The player's one e-mail address; mail goes to it only once it is confirmed."""
 
@@ -42,6 +54,9 @@ class EmailAddress(models.Model):
     address = models.EmailField(max_length=254)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     changed_at = models.DateTimeField(auto_now=True)
+    confirmation_mail = models.CharField(
+        max_length=8, choices=ConfirmationMail.choices, default=ConfirmationMail.DONE
+    )
 
     class Meta:
         verbose_name_plural = "e-mail addresses"

@@ -13,6 +13,13 @@ class EmailOut(TypedDict):
 
     address: str
     confirmed: bool
+    mail_failed: Annotated[
+        bool,
+        Doc(
+            "The confirmation mail could not be sent (the mail provider was down): "
+            "set the address again to resend it."
+        ),
+    ]
 
 
 class ChannelsOut(TypedDict):

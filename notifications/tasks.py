@@ -1,4 +1,5 @@
-"""Celery tasks of the notices: send one, and the periodic pick-up of those due.
+"""Celery tasks of the notices: send one, the periodic pick-up of those due, and an
+address's confirmation mail (`addresses.send_confirmation`, queued by `email_set`).
 
 `games.deliver_events` makes the notices in its own transaction (`outbox_notices`, a
 reader of the games' outbox, registered in the app's `ready`) and queues
@@ -17,7 +18,7 @@ from django.db import transaction
 
 from bansugoroku.games.models import Event
 from bansugoroku.games.outbox import send_quietly
-from notifications import sending
+from notifications import addresses, sending
 from notifications.making import make_notices
 
 SEND = "notifications.send"
@@ -26,6 +27,11 @@ SEND = "notifications.send"
 @shared_task(name=SEND, ignore_result=True)
 def send_notice(notice_id: int) -> str:
     return sending.send_notice(notice_id)
+
+
+@shared_task(name=addresses.SEND_CONFIRMATION, ignore_result=True)
+def send_confirmation(email_id: int, address: str) -> str:
+    return addresses.send_confirmation(email_id, address)
 
 
 @shared_task(name="notifications.send_due", ignore_result=True)

@@ -19,7 +19,7 @@ from bansugoroku.api.schema import component
 from bansugoroku.api.views import parse
 from bansugoroku.games.models import Player
 from notifications import addresses, preferences, shapes
-from notifications.models import Channel, EmailAddress, Kind, Preferences
+from notifications.models import Channel, ConfirmationMail, EmailAddress, Kind, Preferences
 
 
 def preferences_json(player: Player, prefs: Preferences) -> shapes.NoticePreferences:
@@ -29,11 +29,18 @@ def preferences_json(player: Player, prefs: Preferences) -> shapes.NoticePrefere
         for kind in Kind.values
     }
     return {
-        "email": {"address": email.address, "confirmed": email.confirmed} if email else None,
+        "email": email_json(email) if email else None,
         "email_mode": prefs.email_mode,
         "kinds": kinds,  # type: ignore[typeddict-item]
         "muted_tables": preferences.muted_codes(player),
     }
+
+
+def email_json(email: EmailAddress) -> shapes.EmailOut:
+    """Whether the mail failed, and not whether it was sent: a suppressed mailbox's
+    mail is never sent, and how soon it is done must not tell it either."""
+    failed = email.confirmation_mail == ConfirmationMail.FAILED
+    return {"address": email.address, "confirmed": email.confirmed, "mail_failed": failed}
 
 
 class NoticePreferencesView(APIView):

@@ -112,13 +112,13 @@ class MeView(APIView):
     @extend_schema(
         operation_id="players_me_update",
         request=PlayerUpdateSerializer,
-        responses={200: component(shapes.PlayerJson)} | schema.problems(400, 503),
+        responses={200: component(shapes.PlayerJson)} | schema.problems(400),
         summary="Change your display name, locale or e-mail address",
         description="A new `email` gets a confirmation link by mail (at most "
         "THROTTLE_CONFIRM_EMAIL per player and per address: 429 beyond); notices go to it "
-        "once the link's token is posted to `/players/me/email/confirm`. 503 "
-        "`mail_unavailable` when the mail could not be sent: the address is kept, set it "
-        "again later.",
+        "once the link's token is posted to `/players/me/email/confirm`. The mail is sent "
+        "after the answer: if it could not be, `GET /players/me/notices` shows "
+        "`mail_failed`; set the address again to resend it.",
     )
     def patch(self, request: Request) -> Response:
         fields = parse(PlayerUpdateSerializer, request)

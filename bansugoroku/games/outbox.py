@@ -98,11 +98,14 @@ def queue_cpu_turn(code: str, game: int, turn: int) -> None:
     send_quietly(CPU_TURN, (code, game, turn), lost, turn, game, code)
 
 
-def send_quietly(task: str, args: tuple[Any, ...], lost: str, *lost_args: Any) -> None:
+def send_quietly(task: str, args: tuple[Any, ...], lost: str, *lost_args: Any) -> bool:
     """Send the task by name, once, without waiting for a broker that is away: then log
-    `lost % lost_args` and return, for a periodic task (a relay) that queues again what
-    was lost. Never raises: it runs after a commit, which a failure must not undo."""
+    `lost % lost_args` and return False, for a periodic task (a relay) that queues again
+    what was lost, or a state that says so. Never raises: it runs after a commit, which a
+    failure must not undo."""
     try:
         current_app.send_task(task, args=args, retry=False)
     except Exception:  # kombu raises many kinds when the broker is away
         log.warning(lost, *lost_args, exc_info=True)
+        return False
+    return True

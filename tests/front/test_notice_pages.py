@@ -16,11 +16,14 @@ from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
+from bansugoroku.games.models import Player
 from notifications.models import EmailAddress, Preferences
 from notifications.tokens import unsubscribe_token
 from tests.api.test_concurrency import TIMEOUT, Race, lock_waiters
 from tests.client import Api
+from tests.factories import EmailAddressFactory
 from tests.front.test_pages import browser, page
+from tests.notifications.helpers import send_confirmations
 from tests.notifications.test_api import confirmation_token, confirmed_address
 
 pytestmark = pytest.mark.django_db
@@ -29,6 +32,7 @@ pytestmark = pytest.mark.django_db
 def mailed_link(host: Api, address: str = "aiko@example.com") -> str:
     """Set the address through the API, and return the mailed link's path and query."""
     assert host.call("PATCH", "players/me", {"email": address}).status == 200
+    send_confirmations()
     found = re.search(r"https?://\S+/settings/email/confirm\?token=\S+", str(mail.outbox[-1].body))
     assert found, mail.outbox[-1].body
     link = urlsplit(found[0])
@@ -58,6 +62,14 @@ def test_settings_show_the_address_its_state_and_the_choices(host):
     host.call("PATCH", "players/me/notices", {"kinds": {"game_over": {"push": False}}})
     html = page(browser(host.token), "/settings")
     assert 'name="game_over" value="push" data-test="game_over-push">' in html
+
+
+def test_settings_say_when_the_link_could_not_be_mailed(host):
+    player = Player.objects.get(pk=host.get("players/me").body["id"])
+    EmailAddressFactory(player=player, confirmed_at=None, confirmation_mail="failed")
+    html = page(browser(host.token), "/settings")
+    assert 'data-email-state="failed"' in html
+    assert "The link could not be mailed: send it again" in html
 
 
 def test_settings_without_a_player_show_no_notice_forms(db):

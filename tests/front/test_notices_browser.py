@@ -19,6 +19,7 @@ from tests.front import test_browser
 from tests.front.browsers import DESKTOP, PHONE, needs_chromium
 from tests.front.test_browser import Watched, assert_fits, shoot
 from tests.front.test_service_worker import PUSH_SERVICE_STAND_IN
+from tests.notifications.helpers import send_confirmations
 
 pytestmark = needs_chromium
 
@@ -33,7 +34,8 @@ def watched_as(chromium: Any, server: str, token: str | None, size: dict[str, in
     return watched
 
 
-def test_set_confirm_and_choose_notices_in_the_browser(chromium, server, plain_http):
+def test_set_confirm_and_choose_notices_in_the_browser(chromium, server, plain_http, settings):
+    settings.SITE_URL = server  # the worker mails the link, outside any request
     aiko = watched_as(chromium, server, Api().new_player("Aiko").token, PHONE)
     page = aiko.page
     page.goto(server + "/settings/notices")
@@ -47,12 +49,14 @@ def test_set_confirm_and_choose_notices_in_the_browser(chromium, server, plain_h
     page.fill('[data-test="email"]', "aiko@example.com")
     page.click('[data-test="save-email"]')
     page.locator('[data-email-state="waiting"]').wait_for(timeout=5000)
+    send_confirmations()
     assert page.get_by_text("Waiting for confirmation").is_visible()
     assert page.locator('[data-test="resend"]').is_visible()
     assert "We mailed you a link" in form.locator("[data-message]").inner_text()
     shoot(page, "settings-notices-360x740-waiting")
     page.click('[data-test="resend"]')
     page.locator('[data-test="resend"]:enabled').wait_for(timeout=5000)
+    send_confirmations()
     first, message = mail.outbox  # the link again, to the same address
     assert message.to == first.to == ["aiko@example.com"]
 

@@ -9,7 +9,8 @@ from bansugoroku.games.models import Player, Seat, Table
 from bansugoroku.games.store import load_table
 from bansugoroku.games.tasks import deliver_events
 from engine.rules import Rules
-from notifications.models import EmailAddress, Notice
+from notifications.models import ConfirmationMail, EmailAddress, Notice
+from notifications.tasks import send_confirmation
 
 
 def player(name: str, address: str | None = None, locale: str = "en") -> Player:
@@ -32,6 +33,13 @@ def deliver(table: Table) -> list[Notice]:
     table.refresh_from_db()
     deliver_events(table.pk, 1, table.last_event)
     return list(Notice.objects.filter(table=table).order_by("pk"))
+
+
+def send_confirmations() -> list[str]:
+    """Send the confirmation mails queued so far, as the worker does (a test's
+    transaction never commits, so nothing was queued on the broker); what each did."""
+    queued = EmailAddress.objects.filter(confirmation_mail=ConfirmationMail.QUEUED).order_by("pk")
+    return [send_confirmation(pk, address) for pk, address in queued.values_list("pk", "address")]
 
 
 def unseen(table: Table) -> None:

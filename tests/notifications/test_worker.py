@@ -16,11 +16,19 @@ from django.utils import timezone
 from bansugoroku.celery import app
 from bansugoroku.games import services
 from engine.rules import Rules
-from notifications.models import Attempt, EmailAddress, Notice, default_kinds
+from notifications.addresses import address_suppress
+from notifications.models import (
+    Attempt,
+    ConfirmationMail,
+    EmailAddress,
+    Notice,
+    SuppressionReason,
+    default_kinds,
+)
 from notifications.tasks import send_due, send_notice
 from tests.client import Api, mover, open_table
 from tests.factories import EmailAddressFactory, PlayerFactory, PreferencesFactory
-from tests.games.test_tasks import worker_running
+from tests.games.test_tasks import with_broker_down, worker_running
 from tests.notifications.helpers import deliver, started
 from tests.notifications.postmark import FakePostmark
 from tests.notifications.processes import worker_processes
@@ -74,6 +82,47 @@ def test_a_move_through_the_api_mails_the_opponent(api, postmark, settings):
     mover_name = "Aiko" if played is host else "Ben"
     assert f"{mover_name} played " in mail.body["TextBody"]
     assert f"/tables/{code}" in mail.body["HtmlBody"]
+
+
+def test_the_confirmation_mail_goes_out_through_the_worker(api, postmark):
+    """The request only queues it: a worker process mails the link, never to a
+    suppressed mailbox, and a provider that is down leaves the address's mail failed."""
+    app.control.purge()
+    address_suppress(address="angry@example.com", reason=SuppressionReason.COMPLAINED)
+    aiko, mallory, ben = (api.new_player(name) for name in ("Aiko", "Mallory", "Ben"))
+    with worker_processes(postmark):
+        for player, address in ((mallory, "Angry+1@Example.com"), (aiko, "aiko@example.com")):
+            assert player.call("PATCH", "players/me", {"email": address}).status == 200
+        (mail,) = postmark.wait_for(1)
+        assert mail.to == "aiko@example.com" and "/settings/email/confirm?token=" in str(mail.body)
+        postmark.answer = "down"
+        assert ben.call("PATCH", "players/me", {"email": "ben@example.com"}).status == 200
+        deadline = time.monotonic() + 20
+        while not ben.get("players/me/notices").body["email"]["mail_failed"]:
+            assert time.monotonic() < deadline, "the failed mail never showed"
+            time.sleep(0.1)
+    assert [m.to for m in postmark.received] == ["aiko@example.com", "ben@example.com"]
+    states = dict(EmailAddress.objects.values_list("address", "confirmation_mail"))
+    assert states == {
+        "Angry+1@example.com": ConfirmationMail.DONE,
+        "aiko@example.com": ConfirmationMail.DONE,
+        "ben@example.com": ConfirmationMail.FAILED,
+    }
+
+
+def test_a_broker_that_is_down_leaves_the_confirmation_mail_failed():
+    """A process whose broker is a closed port sets an address: it is kept, and its
+    mail shows as failed, for the player to send again."""
+    script = (
+        "from bansugoroku.games import services; from notifications import addresses;"
+        "player, _ = services.player_create(name='Aiko');"
+        "addresses.email_set(player=player, address='aiko@example.com')"
+    )
+    done = with_broker_down(script)
+    assert done.returncode == 0, done.stderr
+    assert "the confirmation mail of address" in done.stderr
+    email = EmailAddress.objects.get()
+    assert (email.address, email.confirmation_mail) == ("aiko@example.com", "failed")
 
 
 @pytest.fixture

@@ -50,7 +50,13 @@ function emailForm(form) {
   const input = form.querySelector("[name=email]");
   const show = async () => {
     const { email } = await send("GET", "/players/me/notices", undefined, form.dataset.failed);
-    form.dataset.emailState = !email ? "none" : email.confirmed ? "confirmed" : "waiting";
+    form.dataset.emailState = !email
+      ? "none"
+      : email.confirmed
+        ? "confirmed"
+        : email.mail_failed
+          ? "failed"
+          : "waiting";
     form.querySelector("[data-address]").textContent = email ? email.address : "";
   };
   const setAddress = (email, done) =>
@@ -58,7 +64,7 @@ function emailForm(form) {
       try {
         await send("PATCH", "/players/me", { email }, form.dataset.failed);
       } finally {
-        await show(); // a refused mail still keeps the address (503): show what holds
+        await show(); // a refused change may still have kept something: show what holds
       }
     }, done);
   form.addEventListener("submit", (event) => {
