@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from django.utils.translation import gettext as _
+from bansugoroku.vocabulary import point_label
 
 WIDTH, HEIGHT = 300, 222
 COLUMN = 20
@@ -49,14 +49,6 @@ def column_x(point: int) -> int:
     along the top right to left."""
     index = point - 1 if point <= 12 else 24 - point
     return LEFT + index * COLUMN + (COLUMN if index >= 6 else 0)
-
-
-def point_label(point: int) -> str:
-    """A point's short label on the board, as its owner names it (I 1, O 6, ...)."""
-    own = point if point <= 12 else 25 - point
-    if own <= 6:
-        return _("I%(number)d") % {"number": own}
-    return _("O%(number)d") % {"number": 13 - own}
 
 
 def triangles() -> list[Triangle]:

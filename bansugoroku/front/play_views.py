@@ -16,7 +16,7 @@ from bansugoroku.creation_limits import new_player_wait, new_table_wait
 from bansugoroku.front.forms import JoinForm, NewTableForm, PlayerForm, friendly_name
 from bansugoroku.front.identity import current_player, remember
 from bansugoroku.front.qr import qr_svg
-from bansugoroku.front.texts import TABLE_TEXTS, point_labels
+from bansugoroku.front.texts import point_names, table_texts
 from bansugoroku.games import selectors, services
 from bansugoroku.games.errors import ServiceError, TableNotFound
 from bansugoroku.games.models import Player
@@ -133,11 +133,11 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     state = selectors.table_state(found, player)
     context = {
         "state": state,
-        "texts": TABLE_TEXTS,
+        "texts": table_texts(),
         "config": {
             "poll_ms": settings.PLAY_POLL_MS,
             "api": reverse("api:table", args=[found.code]),
-            "points": point_labels(),
+            "points": point_names(),
         },
         "qr": qr_svg(state["invite_url"]),
         "seat_free": any(seat["free"] for seat in state["seats"]),
