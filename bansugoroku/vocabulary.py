@@ -32,14 +32,6 @@ _POINT_KINDS: dict[PointKind, Promise] = {
     "their In": _("their In %(number)d"),
 }
 
-_SHORT_IN, _SHORT_OUT = _("I%(number)d"), _("O%(number)d")
-_SHORT_KINDS: dict[PointKind, Promise] = {
-    "In": _SHORT_IN,
-    "their In": _SHORT_IN,
-    "Out": _SHORT_OUT,
-    "their Out": _SHORT_OUT,
-}
-
 THEIR_BAR = _("their bar")
 THEIR_OFF = _("their stones off")
 FREE_SEAT = _("(free seat)")
@@ -64,17 +56,6 @@ def point_name(point: int) -> str:
         return gettext("off")
     kind, number = point_place(point)
     return str(_POINT_KINDS[kind]) % {"number": number}
-
-
-def point_label(point: int) -> str:
-    """A point's short label on the board, as its owner names it: both sides' In 1 is
-    I1, both sides' Out 6 is O6.
-
-    >>> [point_label(p) for p in (1, 12, 13, 24)]
-    ['I1', 'O1', 'O1', 'I1']
-    """
-    kind, number = point_place(point)
-    return str(_SHORT_KINDS[kind]) % {"number": number}
 
 
 def cpu_name(level: str) -> str:

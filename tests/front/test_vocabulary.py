@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.test import Client
+from django.utils import translation
 
 from bansugoroku import vocabulary
 from bansugoroku.front.identity import COOKIE
@@ -63,8 +64,9 @@ def test_the_cpu_has_one_name_wherever_a_player_reads_it(
     assert f", {name} 1." in said.tables[0].lines[0]
 
 
-def test_the_points_are_named_alike_in_every_language():
-    """The board's short labels and the full names come from the engine's numbering."""
+def test_the_points_are_named_from_the_readers_side_in_their_language():
+    """The engine numbers the points; the names are translated once, so German reads
+    "gegnerisches Außen 1" on the board as in a replay's text (once also "Gegner-Außen")."""
     assert [vocabulary.point_name(p) for p in (1, 7, 13, 24, 25, 0)] == [
         "In 1",
         "Out 6",
@@ -73,4 +75,5 @@ def test_the_points_are_named_alike_in_every_language():
         "the bar",
         "off",
     ]
-    assert [vocabulary.point_label(p) for p in (1, 7, 13, 24)] == ["I1", "O6", "O1", "I1"]
+    with translation.override("de"):
+        assert vocabulary.point_name(13) == "gegnerisches Außen 1"
