@@ -66,7 +66,8 @@ def test_the_cpu_has_one_name_wherever_a_player_reads_it(
 
 def test_the_points_are_named_from_the_readers_side_in_their_language():
     """The engine numbers the points; the names are translated once, so German reads
-    "gegnerisches Außen 1" on the board as in a replay's text (once also "Gegner-Außen")."""
+    "Gegner-Außen 1" on the table page as in a replay's text (once also "gegnerisches
+    Außen 1")."""
     assert [vocabulary.point_name(p) for p in (1, 7, 13, 24, 25, 0)] == [
         "In 1",
         "Out 6",
@@ -76,4 +77,4 @@ def test_the_points_are_named_from_the_readers_side_in_their_language():
         "off",
     ]
     with translation.override("de"):
-        assert vocabulary.point_name(13) == "gegnerisches Außen 1"
+        assert vocabulary.point_name(13) == "Gegner-Außen 1"
