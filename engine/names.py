@@ -6,7 +6,7 @@ screen reader gets the spoken form, "three and four, shisō".
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from engine.position import BAR, OFF
 
@@ -65,6 +65,28 @@ def spoken_roll(dice: tuple[int, int]) -> str:
     return f"{_SPOKEN[a - 1]} and {_SPOKEN[b - 1]}, {roll_name(dice).reading}"
 
 
+PointKind = Literal["In", "Out", "their Out", "their In"]
+
+
+def point_place(point: int) -> tuple[PointKind, int]:
+    """A point 1-24 as its owner names it: the kind of point and its number. The engine's
+    messages write it in English (`point_name`); the pages translate the kind
+    (`bansugoroku.vocabulary`), so the numbering lives here alone.
+
+    >>> [point_place(p) for p in (3, 8, 13, 24)]
+    [('In', 3), ('Out', 5), ('their Out', 1), ('their In', 1)]
+    """
+    if not 1 <= point <= 24:
+        raise ValueError(f"no point {point}")
+    if point <= 6:
+        return "In", point
+    if point <= 12:
+        return "Out", 13 - point
+    if point <= 18:
+        return "their Out", point - 12
+    return "their In", 25 - point
+
+
 def point_name(point: int) -> str:
     """A point as its owner sees it: In 1-6 home, Out 6-1, then the opponent's side.
 
@@ -75,12 +97,5 @@ def point_name(point: int) -> str:
         return "the bar"
     if point == OFF:
         return "off"
-    if not 1 <= point <= 24:
-        raise ValueError(f"no point {point}")
-    if point <= 6:
-        return f"In {point}"
-    if point <= 12:
-        return f"Out {13 - point}"
-    if point <= 18:
-        return f"their Out {point - 12}"
-    return f"their In {25 - point}"
+    kind, number = point_place(point)
+    return f"{kind} {number}"

@@ -22,6 +22,7 @@ from django.utils.translation import ngettext
 from bansugoroku.games import payloads, selectors
 from bansugoroku.games.models import Event, Game, Player, Seat, TableState
 from bansugoroku.site import site_url
+from bansugoroku.vocabulary import seat_holder
 from engine.names import roll_name
 from notifications.models import Kind, TableMute
 
@@ -61,10 +62,9 @@ def dice_text(dice: list[int] | tuple[int, ...]) -> str:
     }
 
 
-def opponent_name(other: Seat, other_player: Player | None) -> str:
-    if other.cpu:
-        return _("the CPU")
-    return other_player.name if other_player else _("your opponent")
+def opponent_name(other: Seat) -> str:
+    """The other seat's holder, as every page names them; "your opponent" while free."""
+    return seat_holder(other) or _("your opponent")
 
 
 def for_notice(kind: str, event: Event, player: Player) -> Content:
@@ -101,7 +101,7 @@ def _waiting_line(seat: Seat, game: Game, other: Seat) -> TableLine:
     """`seat`'s table, as `selectors.tables_for_player` gives it: its game and the other
     seat's player read already."""
     table = seat.table
-    them = opponent_name(other, other.player)
+    them = opponent_name(other)
     lines = [_("Table %(code)s, against %(name)s.") % {"code": table.code, "name": them}]
     play = game.recent.get("plays", [None, None])[other.number]
     if play:
@@ -125,7 +125,7 @@ def game_over(event: Event, player: Player) -> Content:
     seats = list(Seat.objects.filter(table=table).select_related("player"))
     mine = next(s.number for s in seats if s.player_id == player.pk)
     other = seats[1 - mine]
-    them = opponent_name(other, other.player)
+    them = opponent_name(other)
     subject = _("Game %(number)d at %(code)s is over") % {
         "number": payload["game"],
         "code": table.code,

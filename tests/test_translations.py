@@ -89,3 +89,16 @@ def test_catalogues_compile_in_python_when_stale(tmp_path):
     os.utime(po, (mo_time := po.with_suffix(".mo").stat().st_mtime + 10, mo_time))
     assert compile_messages(tmp_path) == [po]
     assert list(folder.glob("*.tmp")) == []
+
+
+def test_no_two_strings_differ_only_in_their_placeholders():
+    """The same words are one msgid, named once (`bansugoroku.vocabulary`): "In %(number)d"
+    and "In %(n)s" were two, translated apart ("gegnerisches Außen 1", "Gegner-Außen 1")."""
+    seen: dict[str, str] = {}
+    twins = []
+    for entry in catalogue("de"):
+        words = PLACEHOLDER.sub("%", entry.msgid)
+        if words in seen:
+            twins.append((seen[words], entry.msgid))
+        seen.setdefault(words, entry.msgid)
+    assert not twins, twins

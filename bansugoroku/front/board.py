@@ -1,31 +1,50 @@
-"""A small SVG board, drawn from one player's side, for the rules' diagrams and a game's
-replay.
+"""The board, drawn from one player's side: the table page, the rules' diagrams and a
+game's replay all use this one layout.
 
-The layout lives here alone: a page's template draws what `board` returns, and the
-replay's script only moves the stones to the coordinates `stones` gives for each turn,
-so the browser needs no rules and no geometry of its own.
+The layout lives here alone: a page's template draws what `board` returns
+(`front/board.html`); the replay's script only moves the stones to the coordinates
+`stones` gives for each turn, and the table page's script stacks the stones of each
+state on the `places` it is handed and makes those places its tap targets, so the
+browser needs no rules and no geometry of its own.
 
-The viewer's side is the bottom row, their home at the bottom left as the rules
-describe: In 1 ... In 6, the bar, Out 6 ... Out 1 (points 1-12, left to right); the top
-row is the opponent's side, their In 1 (point 24) at the top left, so the viewer's
-stones travel right along the top and left along the bottom.
+The board stands upright, two columns of twelve points, each a row tall enough for a
+finger (44 px on a phone). The right column is the viewer's side, Out 1 (point 12) at
+the top down to In 1 (point 1), their home at the bottom right; the left column is the
+opponent's side, their Out 1 (13) at the top down to their In 1 (24) at the bottom
+left, so the viewer's stones travel up the left column and down the right one. The bar
+lies across the middle and the borne-off stones below the board, the viewer's on the
+right, the opponent's on the left.
 """
 
 from __future__ import annotations
 
 from typing import TypedDict
 
-from django.utils.translation import gettext as _
+from bansugoroku.vocabulary import THEIR_BAR, THEIR_OFF, point_name
+from engine.position import BAR, OFF
 
-WIDTH, HEIGHT = 300, 222
-COLUMN = 20
-RADIUS = 9
-LEFT = 10  # the left half's first column
-BAR_X = LEFT + 6 * COLUMN  # the bar's column, between the halves
-TRAY_X = BAR_X + COLUMN + 6 * COLUMN + 4  # borne-off stones, right of the board
-TOP, BOTTOM = 20, 202  # the rows' outer edges
-POINT_LENGTH = 86
-SHOWN = 4  # stones drawn on a point; the last shows the count when there are more
+ROW = 44  # a point's height
+HALF = 166  # a column's width
+GUTTER = 8  # between the columns
+WIDTH = 2 * HALF + GUTTER
+BAR_TOP, BAR_HEIGHT = 6 * ROW, 48
+LOWER_TOP = BAR_TOP + BAR_HEIGHT  # the columns' lower halves
+OFF_TOP, OFF_HEIGHT = LOWER_TOP + 6 * ROW + 8, 56
+HEIGHT = OFF_TOP + OFF_HEIGHT
+RADIUS = 13
+STEP = 27  # from one stone's centre to the next along a stack
+SHOWN = 4  # stones drawn on a place; the last shows the count when there are more
+TRAY_INSET = 8  # a tray's stones sit below its label
+
+
+class Place(TypedDict):
+    """A point, or one side's bar or borne-off stones: the area a tap on it hits, `[x, y,
+    width, height]`, and its stack `[x, y, step]`: the first stone's centre, each next
+    one `step` further right (left when negative), at most SHOWN drawn, the last of them
+    carrying the count when there are more."""
+
+    area: tuple[int, int, int, int]
+    stack: tuple[int, int, int]
 
 
 class Triangle(TypedDict):
@@ -34,44 +53,114 @@ class Triangle(TypedDict):
     label: str
     label_x: int
     label_y: int
+    anchor: str
+
+
+class Tray(TypedDict):
+    """A bar or a borne-off tray: its area and its name."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+    label: str
+    label_x: int
+    label_y: int
+    own: bool
 
 
 class Stones(TypedDict):
     """The stones of one position: circles `[x, y, colour]` (0 black, 1 white) and
-    counts `[x, y, text]` written on a stack taller than it is drawn."""
+    counts `[x, y, text]` written on a stack longer than it is drawn."""
 
     circles: list[tuple[int, int, int]]
     counts: list[tuple[int, int, str]]
 
 
-def column_x(point: int) -> int:
-    """The left edge of a point's column: 1-12 along the bottom left to right, 13-24
-    along the top right to left."""
-    index = point - 1 if point <= 12 else 24 - point
-    return LEFT + index * COLUMN + (COLUMN if index >= 6 else 0)
+def _row_top(row: int) -> int:
+    """The top of a column's row 0-11: six above the bar, six below."""
+    return row * ROW if row < 6 else LOWER_TOP + (row - 6) * ROW
 
 
-def point_label(point: int) -> str:
-    """A point's short label on the board, as its owner names it (I 1, O 6, ...)."""
-    own = point if point <= 12 else 25 - point
-    if own <= 6:
-        return _("I%(number)d") % {"number": own}
-    return _("O%(number)d") % {"number": 13 - own}
+def _point_area(point: int) -> tuple[int, int, int, int]:
+    """The right column holds 12 down to 1, the left one 13 down to 24."""
+    if point <= 12:
+        return (WIDTH - HALF, _row_top(12 - point), HALF, ROW)
+    return (0, _row_top(point - 13), HALF, ROW)
+
+
+def places() -> dict[str, Place]:
+    """Every place stones stand, by the table state's numbering from the viewer's side:
+    "1" to "24" the points, "25" the viewer's bar and "0" their stones off, then
+    "their_bar" and "their_off". A point's stones stack from the column's outer edge."""
+    found: dict[str, Place] = {}
+    for point in range(1, 25):
+        x, y, width, height = _point_area(point)
+        right = point <= 12
+        first = x + HALF - 16 if right else x + 16
+        found[str(point)] = {
+            "area": (x, y, width, height),
+            "stack": (first, y + height // 2, -STEP if right else STEP),
+        }
+    trays = {
+        str(BAR): (WIDTH - HALF, BAR_TOP, BAR_HEIGHT),
+        "their_bar": (0, BAR_TOP, BAR_HEIGHT),
+        str(OFF): (WIDTH - HALF, OFF_TOP, OFF_HEIGHT),
+        "their_off": (0, OFF_TOP, OFF_HEIGHT),
+    }
+    for place, (x, y, height) in trays.items():
+        right = x > 0
+        first = x + HALF - 16 if right else x + 16
+        middle = y + TRAY_INSET + (height - TRAY_INSET) // 2
+        found[place] = {
+            "area": (x, y, HALF, height),
+            "stack": (first, middle, -STEP if right else STEP),
+        }
+    return found
 
 
 def triangles() -> list[Triangle]:
+    """Points 1-24 in order, each pointing from its column's outer edge to the gutter,
+    named from the viewer's side beside the gutter."""
     drawn: list[Triangle] = []
     for point in range(1, 25):
-        x = column_x(point)
-        bottom = point <= 12
-        base, tip = (BOTTOM, BOTTOM - POINT_LENGTH) if bottom else (TOP, TOP + POINT_LENGTH)
+        x, y, _, height = _point_area(point)
+        right = point <= 12
+        base, tip = (x + HALF, x + 16) if right else (x, x + HALF - 16)
         drawn.append(
             {
-                "points": f"{x},{base} {x + COLUMN},{base} {x + COLUMN // 2},{tip}",
+                "points": f"{base},{y + 2} {tip},{y + height // 2} {base},{y + height - 2}",
                 "shade": "dark" if point % 2 else "light",
-                "label": point_label(point),
-                "label_x": x + COLUMN // 2,
-                "label_y": BOTTOM + 14 if bottom else TOP - 6,
+                "label": point_name(point),
+                "label_x": x + 4 if right else x + HALF - 4,
+                "label_y": y + height - 6,
+                "anchor": "start" if right else "end",
+            }
+        )
+    return drawn
+
+
+def trays() -> list[Tray]:
+    """The bars across the middle and the borne-off trays below, each side's named."""
+    names = {
+        str(BAR): point_name(BAR),
+        "their_bar": str(THEIR_BAR),
+        str(OFF): point_name(OFF),
+        "their_off": str(THEIR_OFF),
+    }
+    drawn: list[Tray] = []
+    for place, name in names.items():
+        x, y, width, height = places()[place]["area"]
+        drawn.append(
+            {
+                "x": x,
+                "y": y,
+                "width": width,
+                "height": height,
+                "label": name,
+                "label_x": x + width // 2,
+                "label_y": y + 14,
+                "own": not place.startswith("their"),
             }
         )
     return drawn
@@ -82,35 +171,32 @@ def stones(points: list[int], bar: list[int], off: list[int], colors: tuple[int,
     side (positive: the viewer's, negative: the opponent's), `bar` and `off` are
     [viewer, opponent], `colors` the viewer's colour and the opponent's."""
     found: Stones = {"circles": [], "counts": []}
+    at = places()
 
-    def stack(x: int, y: int, step: int, count: int, color: int, shown: int = SHOWN) -> None:
-        for index in range(min(count, shown)):
-            found["circles"].append((x, y + step * index, color))
-        if count > shown:
-            found["counts"].append((x, y + step * (shown - 1), str(count)))
+    def stack(place: str, count: int, color: int) -> None:
+        x, y, step = at[place]["stack"]
+        for index in range(min(count, SHOWN)):
+            found["circles"].append((x + step * index, y, color))
+        if count > SHOWN:
+            found["counts"].append((x + step * (SHOWN - 1), y, str(count)))
 
     for point, count in enumerate(points, start=1):
         if count:
-            x = column_x(point) + COLUMN // 2
-            bottom = point <= 12
-            y, step = (BOTTOM - RADIUS, -2 * RADIUS) if bottom else (TOP + RADIUS, 2 * RADIUS)
-            stack(x, y, step, abs(count), colors[0] if count > 0 else colors[1])
-    middle = (TOP + BOTTOM) // 2
-    bar_x = BAR_X + COLUMN // 2
-    stack(bar_x, middle + RADIUS + 2, 2 * RADIUS, bar[0], colors[0], 3)
-    stack(bar_x, middle - RADIUS - 2, -2 * RADIUS, bar[1], colors[1], 3)
-    tray_x = TRAY_X + COLUMN // 2
-    stack(tray_x, BOTTOM - RADIUS, -2 * RADIUS, off[0], colors[0], 1)
-    stack(tray_x, TOP + RADIUS, 2 * RADIUS, off[1], colors[1], 1)
+            stack(str(point), abs(count), colors[0] if count > 0 else colors[1])
+    stack(str(BAR), bar[0], colors[0])
+    stack("their_bar", bar[1], colors[1])
+    stack(str(OFF), off[0], colors[0])
+    stack("their_off", off[1], colors[1])
     return found
 
 
 def route() -> str:
-    """The way the viewer's stones travel, as an SVG path between the rows: right along
-    the top from their In 1, down at the right-hand end, left to home, with an arrowhead."""
-    start, turn = column_x(24) + COLUMN // 2, column_x(13) + COLUMN // 2
-    upper, lower = (TOP + BOTTOM) // 2 - 3, (TOP + BOTTOM) // 2 + 3
-    return f"M{start},{upper} H{turn} V{lower} H{start} m6,-4 l-6,4 l6,4"
+    """The way the viewer's stones travel, as an SVG path either side of the gutter, clear
+    of the labels: up the left column from their In 1, across at the top, down the right
+    column to home, with an arrowhead."""
+    left, right = HALF - 2, WIDTH - HALF + 2
+    top, bottom = ROW // 2, LOWER_TOP + 6 * ROW - ROW // 2
+    return f"M{left},{bottom} V{top} H{right} V{bottom} m-5,-7 l5,7 l5,-7"
 
 
 def board(
@@ -126,14 +212,11 @@ def board(
         "route": route() if show_route else None,
         "width": WIDTH,
         "height": HEIGHT,
+        "columns_height": OFF_TOP - TRAY_INSET,
+        "gutter_x": HALF,
+        "gutter": GUTTER,
         "triangles": triangles(),
+        "trays": trays(),
         "stones": stones(points, bar, off, colors),
-        "left": LEFT,
-        "frame_width": TRAY_X - 4 - LEFT,
-        "rows_height": BOTTOM - TOP,
-        "bar_x": BAR_X,
-        "tray_x": TRAY_X,
-        "column": COLUMN,
-        "top": TOP,
         "radius": RADIUS,
     }

@@ -12,6 +12,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from bansugoroku.display_names import MAX_LENGTH, refused_characters
+from bansugoroku.games.models import CpuLevel
+from bansugoroku.vocabulary import cpu_choice
 from engine.rules import Finish, Muji, Start
 
 
@@ -53,11 +55,7 @@ class PlayerForm(forms.Form):
             del self.fields["name"]
 
 
-OPPONENTS = [
-    ("friend", _("A friend")),
-    ("easy", _("The CPU, Easy")),
-    ("normal", _("The CPU, Normal")),
-]
+OPPONENTS = [("friend", _("A friend")), *((level, cpu_choice(level)) for level in CpuLevel)]
 
 FINISH = [
     (Finish.IRI.value, _("Iri-gachi: win when all 15 stones stand in your home")),

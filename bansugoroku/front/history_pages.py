@@ -18,12 +18,13 @@ from django.views.decorators.http import require_safe
 
 from bansugoroku.front import board
 from bansugoroku.front.identity import current_player
-from bansugoroku.front.names import points_won, position_text, seat_name, win_name
+from bansugoroku.front.names import points_won, position_text, win_name
 from bansugoroku.games import history, shapes
 from bansugoroku.games.errors import GameNotFound, TableNotFound
 from bansugoroku.games.models import Player, Table
 from bansugoroku.games.selectors import position_json, table_for_player
 from bansugoroku.games.store import seat_of
+from bansugoroku.vocabulary import seat_name
 from engine.position import Position
 
 MAX_NUMBER = 2**31 - 1

@@ -1,5 +1,6 @@
-"""How the pages name things in the reader's language: the points, the seats, a
-position told in words for screen readers, and the wins by their old names.
+"""How the pages tell things in the reader's language: a position in words for screen
+readers, and the wins by their old names. The points and the seats are named by
+`bansugoroku.vocabulary`.
 
 The wins keep their Japanese names in every language, as the rules pages of each
 language write them (iri-gachi, mushi-gachi, ...); Japanese writes them in kanji.
@@ -12,37 +13,9 @@ from django.utils.translation import ngettext
 
 from bansugoroku.games import shapes
 from bansugoroku.games.models import Game, Table
+from bansugoroku.vocabulary import point_name
 from engine.rules import Finish, Muji
 from engine.side import Side
-
-
-def point_name(point: int) -> str:
-    """A point named from the reader's side: In 1-6, Out 6-1, then the opponent's Out 1-6
-    and In 6-1 (as engine.names names them, translated)."""
-    if point <= 6:
-        return _("In %(number)d") % {"number": point}
-    if point <= 12:
-        return _("Out %(number)d") % {"number": 13 - point}
-    if point <= 18:
-        return _("their Out %(number)d") % {"number": point - 12}
-    return _("their In %(number)d") % {"number": 25 - point}
-
-
-def seat_name(table: Table, seat: int, me: int) -> str:
-    """Who sits at `seat`, said to the player at seat `me`."""
-    if seat == me:
-        return _("You")
-    other = table.seats.all()[seat]
-    if other.player is not None:
-        return other.player.name
-    if other.cpu:
-        return cpu_name(other.cpu)
-    return _("Black") if seat == 0 else _("White")
-
-
-def cpu_name(level: str) -> str:
-    """The CPU with its level, as a seat's name."""
-    return _("CPU (%(level)s)") % {"level": _("easy") if level == "easy" else _("normal")}
 
 
 def position_text(position: shapes.PositionJson) -> str:

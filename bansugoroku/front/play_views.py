@@ -13,15 +13,17 @@ from django.utils import translation
 from django.views.decorators.http import require_POST, require_safe
 
 from bansugoroku.creation_limits import new_player_wait, new_table_wait
+from bansugoroku.front import board
 from bansugoroku.front.forms import JoinForm, NewTableForm, PlayerForm, friendly_name
 from bansugoroku.front.identity import current_player, remember
 from bansugoroku.front.qr import qr_svg
-from bansugoroku.front.texts import TABLE_TEXTS, point_labels
+from bansugoroku.front.texts import point_names, table_texts
 from bansugoroku.games import selectors, services
 from bansugoroku.games.errors import ServiceError, TableNotFound
 from bansugoroku.games.models import Player
 from bansugoroku.locales import preferred_locale
 from bansugoroku.throttles import join_guess_wait
+from engine.position import Position
 from engine.rules import Rules
 
 
@@ -131,13 +133,21 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     except TableNotFound:
         return redirect("invite", code=code)
     state = selectors.table_state(found, player)
+    start = selectors.position_json(Position.start())
+    shown = state["game"]["position"] if state["game"] else start
+    me = state["you"]["seat"]
     context = {
         "state": state,
-        "texts": TABLE_TEXTS,
+        "texts": table_texts(),
+        "board": board.board(shown["points"], shown["bar"], shown["off"], (me, 1 - me)),
         "config": {
             "poll_ms": settings.PLAY_POLL_MS,
             "api": reverse("api:table", args=[found.code]),
-            "points": point_labels(),
+            "points": point_names(),
+            "places": board.places(),
+            "radius": board.RADIUS,
+            "shown": board.SHOWN,
+            "start": start,
         },
         "qr": qr_svg(state["invite_url"]),
         "seat_free": any(seat["free"] for seat in state["seats"]),

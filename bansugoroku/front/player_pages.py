@@ -19,10 +19,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
 
 from bansugoroku.front.identity import current_player, kept_players, switch
-from bansugoroku.front.names import cpu_name
 from bansugoroku.front.notice_pages import notices_context
 from bansugoroku.games import selectors, services
-from bansugoroku.games.models import Seat
+from bansugoroku.vocabulary import seat_holder, table_status
 
 
 @require_safe
@@ -34,15 +33,15 @@ def my_tables(request: HttpRequest) -> HttpResponse:
     if player is not None:
         for seat, other in selectors.tables_for_player(player):
             summary = selectors.table_summary(seat, other)
-            rows.append({**summary, "opponent_name": _who(other), "updated": seat.table.updated_at})
+            rows.append(
+                {
+                    **summary,
+                    "opponent_name": seat_holder(other),
+                    "status": table_status(summary["state"], summary["your_turn"]),
+                    "updated": seat.table.updated_at,
+                }
+            )
     return render(request, "front/my_tables.html", {"player": player, "tables": rows})
-
-
-def _who(seat: Seat) -> str | None:
-    """The opponent's name, the CPU's level, or None while the seat is free."""
-    if seat.player is not None:
-        return seat.player.name
-    return cpu_name(seat.cpu) if seat.cpu else None
 
 
 @require_safe

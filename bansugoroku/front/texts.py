@@ -1,5 +1,6 @@
 """Every sentence the table page's script shows or announces, translated on the server
 and handed to the script in the page (a JSON block), so the script holds no English.
+The names in them (the points, the CPU, a free seat) come from `bansugoroku.vocabulary`.
 
 `%(name)s`-style placeholders are filled in by the script, as gettext's own are."""
 
@@ -8,12 +9,11 @@ from __future__ import annotations
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from engine.names import point_name
+from bansugoroku import vocabulary
+from bansugoroku.games.models import CpuLevel
+from engine.position import BAR, OFF
 
 TABLE_TEXTS: dict[str, Promise] = {
-    "cpu_easy": _("CPU (Easy)"),
-    "cpu_normal": _("CPU (Normal)"),
-    "nobody_yet": _("(free seat)"),
     "waiting": _("Waiting for a second player: send them the invitation link below."),
     "ready_host": _("Both seats are taken: start the game when you are ready."),
     "ready_guest": _("Waiting for %(name)s to start the game."),
@@ -47,10 +47,6 @@ TABLE_TEXTS: dict[str, Promise] = {
     "empty": _("empty"),
     "mine": _("%(count)s of yours"),
     "theirs": _("%(count)s of theirs"),
-    "bar": _("the bar"),
-    "their_bar": _("their bar"),
-    "off": _("off"),
-    "their_off": _("their stones off"),
     "unreachable": _("The server can't be reached: trying again in a moment."),
     "stale": _("The table changed meanwhile: this is how it stands now."),
     "failed": _("That did not work: %(detail)s"),
@@ -58,19 +54,21 @@ TABLE_TEXTS: dict[str, Promise] = {
 }
 
 
-_POINT_KINDS = {
-    "In": _("In %(n)s"),
-    "Out": _("Out %(n)s"),
-    "their Out": _("their Out %(n)s"),
-    "their In": _("their In %(n)s"),
-}
+def table_texts() -> dict[str, str]:
+    """The sentences and names the script uses, in the active language; `cpu_<level>`
+    names the CPU at each level."""
+    texts = {key: str(text) for key, text in TABLE_TEXTS.items()}
+    texts |= {f"cpu_{level}": vocabulary.cpu_name(level) for level in CpuLevel}
+    texts |= {
+        "nobody_yet": str(vocabulary.FREE_SEAT),
+        "bar": vocabulary.point_name(BAR),
+        "off": vocabulary.point_name(OFF),
+        "their_bar": str(vocabulary.THEIR_BAR),
+        "their_off": str(vocabulary.THEIR_OFF),
+    }
+    return texts
 
 
-def point_labels() -> list[str]:
-    """Points 1-24 as the viewer names them ("In 3", "their Out 1"), translated: the
-    engine's names, with the kind of point looked up here."""
-    labels = []
-    for point in range(1, 25):
-        kind, number = point_name(point).rsplit(" ", 1)
-        labels.append(str(_POINT_KINDS[kind]) % {"n": number})
-    return labels
+def point_names() -> list[str]:
+    """Points 1-24 as the viewer names them ("In 3", "their Out 1"), translated."""
+    return [vocabulary.point_name(point) for point in range(1, 25)]

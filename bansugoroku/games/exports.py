@@ -20,6 +20,7 @@ from bansugoroku.games.models import Game, GameState, Player, Seat, Turn
 from bansugoroku.games.selectors import rules_json
 from bansugoroku.games.store import seat_of
 from bansugoroku.site import site_url
+from bansugoroku.vocabulary import seat_holder
 from engine.side import Side
 
 EXPORT_FORMAT: Final = "bansugoroku-game"
@@ -141,7 +142,7 @@ def _score_before(game: Game) -> tuple[int, int]:
 
 
 def _mat_name(seat: Seat) -> str:
-    name = seat.player.name if seat.player else f"CPU ({seat.cpu})" if seat.cpu else "nobody"
+    name = seat_holder(seat) or "nobody"
     return " ".join(name.replace('"', "'").split()) or "?"
 
 

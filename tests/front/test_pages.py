@@ -265,7 +265,7 @@ def test_a_cpu_opponent_is_named_by_its_level(host):
     created = host.post("tables", {"opponent": "cpu", "cpu_level": "easy"})
     assert created.status == 201, created.body
     client = browser(host.token)
-    assert "against CPU (easy)" in page(client, "/me/tables")
+    assert "against CPU (Easy)" in page(client, "/me/tables")
     client.cookies["django_language"] = "de"
     assert "gegen CPU (leicht)" in page(client, "/me/tables")
 

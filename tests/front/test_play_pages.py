@@ -11,9 +11,9 @@ import pytest
 from django.test import Client
 
 from bansugoroku.front.identity import COOKIE
-from bansugoroku.front.texts import TABLE_TEXTS, point_labels
+from bansugoroku.front.texts import point_names, table_texts
 from bansugoroku.games import services
-from bansugoroku.games.models import Player, Seat, Table
+from bansugoroku.games.models import CpuLevel, Player, Seat, Table
 from engine.rules import Rules
 
 pytestmark = pytest.mark.django_db
@@ -147,7 +147,27 @@ def test_the_invitation_offers_the_right_thing(client):
 def test_every_sentence_the_script_uses_is_handed_to_it():
     script = (Path(__file__).parents[2] / "bansugoroku/front/static/front/table.js").read_text()
     used = set(re.findall(r"texts\.(\w+)", script)) | set(re.findall(r'texts\["(\w+)"', script))
-    used = used - {"cpu_"} | {f"cpu_{level}" for level in ("easy", "normal")}
-    assert used - set(TABLE_TEXTS) == set()
-    assert set(TABLE_TEXTS) - used == set(), "no sentence the script never shows"
-    assert point_labels()[0] == "In 1" and point_labels()[23] == "their In 1"
+    used = used - {"cpu_"} | {f"cpu_{level}" for level in CpuLevel}
+    assert used - set(table_texts()) == set()
+    assert set(table_texts()) - used == set(), "no sentence the script never shows"
+    assert point_names()[0] == "In 1" and point_names()[23] == "their In 1"
+
+
+def test_the_table_page_and_the_replay_draw_one_board(played):
+    """One layout (front/board.py): the table page draws the same points as the game's
+    replay and the rules, and its script is handed where every place's stones go, home
+    (In 1, point 1) at the bottom right."""
+    client = seated_client(played.host.token)
+    table_page = client.get(f"/tables/{played.code}").content.decode()
+    replay = client.get(f"/tables/{played.code}/games/1").content.decode()
+    rules = client.get("/rules").content.decode()
+    drawn = re.compile(r'<polygon class="point (?:dark|light)" points="([^"]+)"')
+    points = drawn.findall(table_page)
+    assert len(points) == 24
+    assert points == drawn.findall(replay) == drawn.findall(rules)[:24]
+    config = json.loads(
+        re.search(r'<script id="config" type="application/json">(.*?)</script>', table_page)[1]
+    )
+    areas = {place: tuple(at["area"]) for place, at in config["places"].items()}
+    lowest = max(areas[str(point)][1] for point in range(1, 25))
+    assert areas["1"][1] == lowest and areas["1"][0] > areas["24"][0] == 0

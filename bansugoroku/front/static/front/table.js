@@ -1,22 +1,14 @@
-// The table page: draws the board from the table's state (numbered from this player's
-// side, with the legal moves listed, so no rules live here), sends moves through the
-// REST API with the player's cookie, and polls the state with its ETag so the
-// opponent's moves appear. Every sentence comes translated from the page (#texts).
+// The table page: draws the stones of the table's state on the board the page holds
+// (numbered from this player's side, with the legal moves listed, so no rules live here),
+// sends moves through the REST API with the player's cookie, and polls the state with its
+// ETag so the opponent's moves appear. The board's layout comes from the server
+// (bansugoroku/front/board.py, in #config: where each place's stones stack and the area a
+// tap on it hits), as every sentence comes translated from the page (#texts).
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
 const BAR = 25;
 const OFF = 0;
-const ROW = 44;
-const HALF = 166;
-const WIDTH = 340;
-const BAR_TOP = 6 * ROW;
-const BAR_HEIGHT = 48;
-const LOWER_TOP = BAR_TOP + BAR_HEIGHT;
-const OFF_TOP = LOWER_TOP + 6 * ROW + 8;
-const OFF_HEIGHT = 56;
-const SHOWN = 4; // stones drawn on a point; more are counted on the last one
-const START = { 24: 2, 13: 5, 8: 3, 6: 5, 1: -2, 12: -5, 17: -3, 19: -5 };
 
 const read = (id) => JSON.parse(document.getElementById(id).textContent);
 const texts = read("texts");
@@ -27,6 +19,8 @@ let busy = false;
 
 const $ = (selector) => document.querySelector(selector);
 const board = document.getElementById("board");
+const stonesLayer = board.querySelector("[data-stones]");
+const placesLayer = board.querySelector("[data-places]");
 
 function fmt(text, values) {
   return text.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
@@ -55,10 +49,7 @@ function legalMoves() {
 }
 
 function position() {
-  if (state.game) return state.game.position;
-  const points = [];
-  for (let p = 1; p <= 24; p++) points.push(START[p] || 0);
-  return { points, bar: [0, 0], off: [0, 0] };
+  return state.game ? state.game.position : config.start;
 }
 
 function pointName(point) {
@@ -74,85 +65,30 @@ function stonesText(mine, theirs) {
   return parts.length ? parts.join(", ") : texts.empty;
 }
 
-// Where each point sits: the viewer's path runs up the left column (24 to 13), across
-// the top, and down the right column (12 to 1) into their home, bottom right.
-function slot(point) {
-  if (point === BAR) return { x: WIDTH - HALF, y: BAR_TOP, h: BAR_HEIGHT, right: true };
-  if (point === OFF) return { x: WIDTH - HALF, y: OFF_TOP, h: OFF_HEIGHT, right: true };
-  if (point >= 13) {
-    const row = point <= 18 ? point - 13 : point - 19 + 6;
-    return { x: 0, y: row < 6 ? row * ROW : LOWER_TOP + (row - 6) * ROW, h: ROW, right: false };
+// A place's stones, stacked as board.py stacks them: from its first stone's centre, each
+// next one `step` further along, at most `shown` drawn, the last carrying the count.
+function drawStack(place, count, color) {
+  const [x, y, step] = config.places[place].stack;
+  const shown = config.shown;
+  for (let i = 0; i < Math.min(count, shown); i++) {
+    element("circle", { cx: x + step * i, cy: y, r: config.radius, class: "stone c" + color }, stonesLayer);
   }
-  const row = point >= 7 ? 12 - point : 6 - point + 6;
-  return {
-    x: WIDTH - HALF,
-    y: row < 6 ? row * ROW : LOWER_TOP + (row - 6) * ROW,
-    h: ROW,
-    right: true,
-  };
+  if (count > shown) {
+    const label = element("text", { x: x + step * (shown - 1), y, class: "count" }, stonesLayer);
+    label.textContent = String(count);
+  }
 }
 
-function drawStones(group, place, count, mine) {
-  const colour = (state.you.color === "black") === mine ? "black" : "white";
-  const shown = Math.min(count, SHOWN);
-  for (let i = 0; i < shown; i++) {
-    const cx = place.right ? place.x + HALF - 16 - i * 27 : place.x + 16 + i * 27;
-    const cy = place.y + place.h / 2;
-    element("circle", { cx, cy, r: 13, class: "stone " + colour }, group);
-    if (i === shown - 1 && count > SHOWN) {
-      const label = element("text", { x: cx, y: cy + 4, class: "count " + colour }, group);
-      label.textContent = String(count);
-    }
-  }
+function area(place, group) {
+  const [x, y, width, height] = config.places[place].area;
+  return element("rect", { x, y, width, height, class: "hit" }, group);
 }
 
 function drawPoint(point, mine, theirs, marks) {
-  const place = slot(point);
   const test = point === BAR ? "point-bar" : point === OFF ? "point-off" : "point-" + point;
   const group = element("g", { "data-test": test, class: "pt", role: "button", tabindex: "0" });
   group.dataset.point = String(point);
-  if (point === OFF || point === BAR) {
-    element("rect", { x: place.x, y: place.y, width: HALF, height: place.h, class: "own-tray" }, group);
-  }
-  element(
-    "rect",
-    { x: place.x, y: place.y, width: HALF, height: place.h, class: "hit" },
-    group
-  );
-  if (point >= 1 && point <= 24) {
-    const tip = place.right ? place.x + 16 : place.x + HALF - 16;
-    const base = place.right ? place.x + HALF : place.x;
-    const shade = point % 2 ? "dark" : "light";
-    element(
-      "polygon",
-      {
-        points: `${base},${place.y + 2} ${tip},${place.y + place.h / 2} ${base},${place.y + place.h - 2}`,
-        class: "tri " + shade,
-      },
-      group
-    );
-    const label = element(
-      "text",
-      {
-        x: place.right ? place.x + 4 : place.x + HALF - 4,
-        y: place.y + place.h - 6,
-        class: "label",
-        "text-anchor": place.right ? "start" : "end",
-      },
-      group
-    );
-    label.textContent = pointName(point);
-  } else {
-    const label = element(
-      "text",
-      { x: place.x + HALF / 2, y: place.y + 14, class: "label", "text-anchor": "middle" },
-      group
-    );
-    label.textContent = pointName(point);
-  }
-  const tray = point === OFF || point === BAR;
-  if (mine) drawStones(group, tray ? { ...place, y: place.y + 8, h: place.h - 8 } : place, mine, true);
-  if (theirs) drawStones(group, place, theirs, false);
+  area(point, group);
   if (marks.sources.has(point)) group.setAttribute("data-movable", "");
   if (selected === point) group.setAttribute("data-selected", "");
   if (marks.targets.has(point)) group.setAttribute("data-legal", "");
@@ -168,7 +104,7 @@ function drawPoint(point, mine, theirs, marks) {
       choose(point);
     }
   });
-  board.appendChild(group);
+  placesLayer.appendChild(group);
 }
 
 // The points the opponent's last play touched, while it is this player's turn to answer
@@ -180,15 +116,8 @@ function lastPlayed() {
 }
 
 function drawTheirs(place, count, label) {
-  const group = element("g", { class: "theirs", role: "img" }, board);
-  element("rect", { x: 0, y: place.y, width: HALF, height: place.h, class: "tray" }, group);
-  const text = element(
-    "text",
-    { x: HALF / 2, y: place.y + 14, class: "label", "text-anchor": "middle" },
-    group
-  );
-  text.textContent = label;
-  if (count) drawStones(group, { x: 0, y: place.y + 8, h: place.h - 8, right: false }, count, false);
+  const group = element("g", { class: "theirs", role: "img" }, placesLayer);
+  area(place, group);
   group.setAttribute("aria-label", label + ": " + stonesText(0, count));
 }
 
@@ -196,7 +125,8 @@ function drawBoard() {
   const focused = document.activeElement && document.activeElement.dataset
     ? document.activeElement.dataset.test
     : null;
-  board.replaceChildren();
+  stonesLayer.replaceChildren();
+  placesLayer.replaceChildren();
   board.dataset.version = String(state.version);
   const pos = position();
   const moves = legalMoves();
@@ -205,15 +135,19 @@ function drawBoard() {
     targets: new Set(moves.filter((m) => m[0] === selected).map((m) => m[1])),
     touched: lastPlayed(),
   };
-  element("rect", { x: 0, y: 0, width: WIDTH, height: OFF_TOP - 8, class: "wood" }, board);
-  element("rect", { x: HALF, y: 0, width: WIDTH - 2 * HALF, height: OFF_TOP - 8, class: "gutter" }, board);
+  const mine = state.you.color === "black" ? 0 : 1;
   for (let point = 1; point <= 24; point++) {
     const n = pos.points[point - 1];
+    if (n) drawStack(point, Math.abs(n), n > 0 ? mine : 1 - mine);
     drawPoint(point, Math.max(n, 0), Math.max(-n, 0), marks);
   }
-  drawTheirs({ y: BAR_TOP, h: BAR_HEIGHT }, pos.bar[1], texts.their_bar);
+  drawStack(BAR, pos.bar[0], mine);
+  drawStack("their_bar", pos.bar[1], 1 - mine);
+  drawStack(OFF, pos.off[0], mine);
+  drawStack("their_off", pos.off[1], 1 - mine);
+  drawTheirs("their_bar", pos.bar[1], texts.their_bar);
   drawPoint(BAR, pos.bar[0], 0, marks);
-  drawTheirs({ y: OFF_TOP, h: OFF_HEIGHT }, pos.off[1], texts.their_off);
+  drawTheirs("their_off", pos.off[1], texts.their_off);
   drawPoint(OFF, pos.off[0], 0, marks);
   if (focused) {
     const again = board.querySelector(`[data-test="${focused}"]`);

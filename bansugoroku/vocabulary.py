@@ -1,0 +1,103 @@
+"""Every name and label players read, written once and translated here: the points, the
+seats and the CPU, the states of a table.
+
+The pages, the texts handed to the table page's script (`front.texts`), the e-mails and
+push notices, and the exports all name things through this module, so a player reads
+the same words wherever they look ("CPU (Normal)" on the table page, in their tables,
+in a game's history, in an export and in a notice).
+
+The engine cannot import Django: it keeps the English names its own messages print (the
+API's error details and the command line, `engine.names`) and numbers the points
+(`point_place`); this module translates only the kinds of point it returns, so the
+numbering lives in the engine alone.
+
+A CPU level's name is one entry in `_CPU_LEVELS`: the seat's name, the table page's
+text and the new-table form's choice are all made from it.
+"""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise, lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from bansugoroku.games.models import CpuLevel, Seat, Table, TableState
+from engine.names import PointKind, point_place
+from engine.position import BAR, OFF
+
+_POINT_KINDS: dict[PointKind, Promise] = {
+    "In": _("In %(number)d"),
+    "Out": _("Out %(number)d"),
+    "their Out": _("their Out %(number)d"),
+    "their In": _("their In %(number)d"),
+}
+
+THEIR_BAR = _("their bar")
+THEIR_OFF = _("their stones off")
+FREE_SEAT = _("(free seat)")
+
+_CPU_LEVELS: dict[str, Promise] = {
+    CpuLevel.EASY: _("Easy"),
+    CpuLevel.NORMAL: _("Normal"),
+}
+"""Each `CpuLevel`'s name, the one place a level is named."""
+
+
+def point_name(point: int) -> str:
+    """A point named from the reader's side: In 1-6, Out 6-1, then the opponent's Out 1-6
+    and In 6-1; 25 the bar, 0 off.
+
+    >>> point_name(13)
+    'their Out 1'
+    """
+    if point == BAR:
+        return gettext("the bar")
+    if point == OFF:
+        return gettext("off")
+    kind, number = point_place(point)
+    return str(_POINT_KINDS[kind]) % {"number": number}
+
+
+def cpu_name(level: str) -> str:
+    """The CPU at its level, as a seat's name: "CPU (Normal)"."""
+    return gettext("CPU (%(level)s)") % {"level": _CPU_LEVELS[level]}
+
+
+def _cpu_choice(level: str) -> str:
+    return gettext("The CPU, %(level)s") % {"level": _CPU_LEVELS[level]}
+
+
+cpu_choice = lazy(_cpu_choice, str)
+"""The CPU at its level as an opponent to choose: "The CPU, Normal". Lazy, for a form's
+choices, which are made before any language is active."""
+
+
+def seat_holder(seat: Seat) -> str | None:
+    """Who holds a seat: the player's name, the CPU's, or None while it is free."""
+    if seat.player is not None:
+        return seat.player.name
+    return cpu_name(seat.cpu) if seat.cpu else None
+
+
+def seat_name(table: Table, seat: int, me: int) -> str:
+    """Who sits at `seat`, said to the player at seat `me`."""
+    if seat == me:
+        return gettext("You")
+    holder = seat_holder(table.seats.all()[seat])
+    if holder is not None:
+        return holder
+    return gettext("Black") if seat == 0 else gettext("White")
+
+
+def table_status(state: str, your_turn: bool) -> str:
+    """Where a table stands, in a few words, for the player's list of tables."""
+    if your_turn:
+        return gettext("Your turn")
+    labels = {
+        TableState.WAITING: _("Waiting for a player"),
+        TableState.READY: _("Ready to start"),
+        TableState.PLAYING: _("Their turn"),
+        TableState.BETWEEN_GAMES: _("Between games"),
+        TableState.CLOSED: _("Closed"),
+    }
+    return str(labels[TableState(state)])
