@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from engine.position import BAR, OFF, Position
-from engine.rules import Finish, Muji, Rules
+from engine.rules import Finish, Muji, Rules, WinKind
 
 Move = tuple[int, int]
 """One die's move `(from, to)`: from 1-25 (25 = bar), to 0-24 (0 = borne off)."""
@@ -69,20 +69,27 @@ def single_moves(
     return moves
 
 
-def win_points(b: list[int], opponent_bar: int, rules: Rules) -> int:
-    """Points won by the mover in board `b` just after a move (0 when no win), by
-    rules 9-13 of docs/rules.md."""
+def win_kind(b: list[int], opponent_bar: int, rules: Rules) -> WinKind | None:
+    """How the mover wins in board `b` just after a move (None: no win), by rules 9-13
+    of docs/rules.md. The one place that tells the kinds of win apart: the points, the
+    game's result and every page's name of the win come from it."""
     home = b[1:7]
     shape = opponent_bar > 0 and min(home) >= 2
     if shape and rules.muji is Muji.ON_THE_SPOT:
-        return 1
+        return WinKind.MUJI
     if rules.finish is Finish.BEAR_OFF:
-        return 1 if b[OFF] == 15 else 0
+        return WinKind.BEAR_OFF if b[OFF] == 15 else None
     if sum(n for n in home if n > 0) != 15:
-        return 0
+        return None
     if shape and rules.muji is Muji.BIGGER:
-        return 3 if tuple(home) in _TRIPLE_HOMES else 2
-    return 1
+        return WinKind.MUJO if tuple(home) in _TRIPLE_HOMES else WinKind.MUSHI
+    return WinKind.IRI
+
+
+def win_points(b: list[int], opponent_bar: int, rules: Rules) -> int:
+    """Points won by the mover in board `b` just after a move (0 when no win)."""
+    kind = win_kind(b, opponent_bar, rules)
+    return 0 if kind is None else kind.points
 
 
 def legal_plays(position: Position, dice: tuple[int, int], rules: Rules) -> list[Play]:

@@ -7,13 +7,13 @@ language write them (iri-gachi, mushi-gachi, ...); Japanese writes them in kanji
 
 from __future__ import annotations
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from bansugoroku.games import shapes
-from bansugoroku.games.models import Game, Table
-from engine.rules import Finish, Muji
-from engine.side import Side
+from bansugoroku.games.models import Table
+from engine.rules import WinKind
 
 
 def point_name(point: int) -> str:
@@ -73,21 +73,17 @@ def _pair(counts: list[int]) -> dict[str, int]:
     return {"mine": counts[0], "theirs": counts[1]}
 
 
-def win_name(game: Game, table: Table) -> str:
-    """The name of a game's win: 3 points is mujō-gachi, 2 mushi-gachi; a win of 1 made
-    with stones still outside home is muji-gachi (on the spot), else iri-gachi, or a
-    bearing-off win under that house rule."""
-    if game.points == 3:
-        return _("mujō-gachi")
-    if game.points == 2:
-        return _("mushi-gachi")
-    if table.rules.muji == Muji.ON_THE_SPOT and game.winner is not None:
-        seen = Side(game.winner).sees(game.board())
-        if any(count > 0 for count in seen.points[6:]) or seen.bar[0]:
-            return _("muji-gachi")
-    if table.rules.finish == Finish.BEAR_OFF:
-        return _("bearing off")
-    return _("iri-gachi")
+WIN_NAMES: dict[WinKind, Promise] = {
+    WinKind.IRI: gettext_lazy("iri-gachi"),
+    WinKind.MUSHI: gettext_lazy("mushi-gachi"),
+    WinKind.MUJO: gettext_lazy("mujō-gachi"),
+    WinKind.MUJI: gettext_lazy("muji-gachi"),
+    WinKind.BEAR_OFF: gettext_lazy("bearing off"),
+}
+"""Each board win by its old name, as the engine's result gives its kind: the history
+page shows it, and the table page's script gets it with its texts (`front.texts`). A
+resignation has no name here: both pages tell it in a sentence of its own, which says
+who resigned."""
 
 
 def points_won(points: int) -> str:

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from engine.notation import parse_position_id
 from engine.position import Position
-from engine.rules import Finish, Muji, Rules, Start
+from engine.rules import Finish, Muji, Rules, Start, WinKind
 from engine.side import Side
 
 SEAT_COLORS = ("black", "white")
@@ -204,6 +204,11 @@ class Game(models.Model):
     history, kept by each change (`events.note_turns`), so the state reads no more rows."""
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     points = models.PositiveSmallIntegerField(default=0)
+    win_kind = models.CharField(
+        max_length=10, choices=[(k.value, k.value) for k in WinKind], blank=True, default=""
+    )
+    """How the game was won, as the engine's result says; empty when it is not over or
+    ended with no result."""
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 

@@ -164,6 +164,7 @@ def _game(table: Table, game: Game, me: Side, value: GameValue | None) -> shapes
             "winner_seat": game.winner,
             "you_won": game.winner == me if game.winner is not None else None,
             "points": game.points,
+            "win_kind": game.win_kind or None,
         }
     return {
         "number": game.number,

@@ -392,6 +392,7 @@ GAME_FIELDS = [
     "state",
     "winner",
     "points",
+    "win_kind",
     "ended_at",
     "starter",
     "opening_rolls",

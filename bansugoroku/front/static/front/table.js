@@ -269,21 +269,7 @@ function drawDice() {
   );
 }
 
-// The win's name: the table's rules and the points it counted say which it was.
-function winName(result, pos) {
-  if (state.rules.muji === "on_the_spot" && mujiShape(result.you_won, pos)) return texts.muji;
-  if (state.rules.finish === "bear_off") return texts.bear_off;
-  if (state.rules.muji === "bigger" && result.points === 3) return texts.mujo;
-  if (state.rules.muji === "bigger" && result.points === 2) return texts.mushi;
-  return texts.iri;
-}
-
-function mujiShape(youWon, pos) {
-  const home = youWon ? pos.points.slice(0, 6) : pos.points.slice(18).map((n) => -n);
-  return pos.bar[youWon ? 1 : 0] > 0 && home.every((n) => n >= 2);
-}
-
-function resultText(result, pos) {
+function resultText(result) {
   const name = opponent();
   if (result.kind === "resigned") {
     return fmt(result.you_won ? texts.they_resigned : texts.you_resigned, { name });
@@ -291,7 +277,8 @@ function resultText(result, pos) {
   if (result.kind !== "won") {
     return state.closed_reason === "left" ? texts.abandoned_left : texts.abandoned;
   }
-  const values = { name, how: winName(result, pos), points: result.points };
+  // The engine says which kind of win it was; the page only names it.
+  const values = { name, how: texts["win_" + result.win_kind], points: result.points };
   return fmt(result.you_won ? texts.you_won : texts.they_won, values);
 }
 
@@ -305,7 +292,7 @@ function statusText() {
     return state.you.is_host ? texts.ready_host : fmt(texts.ready_guest, { name: opponent() });
   }
   if (game && game.result) {
-    return resultText(game.result, game.position) + " " + texts.play_again_hint;
+    return resultText(game.result) + " " + texts.play_again_hint;
   }
   if (!myTurn()) return fmt(texts.their_turn, { name: opponent() });
   if (selected !== null) {
@@ -386,7 +373,7 @@ function accept(next) {
   if (!game) return;
   const oldGame = before.game;
   if (game.result && !(oldGame && oldGame.number === game.number && oldGame.result)) {
-    announce(resultText(game.result, game.position));
+    announce(resultText(game.result));
   } else if (before.version !== next.version && !(oldGame && oldGame.turn && oldGame.turn.yours)) {
     announce(newsText() + " " + statusText());
   }
