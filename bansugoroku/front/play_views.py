@@ -22,6 +22,7 @@ from bansugoroku.games.errors import ServiceError, TableNotFound
 from bansugoroku.games.models import Player
 from bansugoroku.locales import preferred_locale
 from bansugoroku.throttles import join_guess_wait
+from engine.position import Position
 from engine.rules import Rules
 
 
@@ -138,6 +139,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
             "poll_ms": settings.PLAY_POLL_MS,
             "api": reverse("api:table", args=[found.code]),
             "points": point_labels(),
+            "start": selectors.position_json(Position.start()),
         },
         "qr": qr_svg(state["invite_url"]),
         "seat_free": any(seat["free"] for seat in state["seats"]),

@@ -6,7 +6,7 @@ client needs no rules of its own: the legal single moves are listed with the sta
 
 from __future__ import annotations
 
-from bansugoroku.games import queries, shapes
+from bansugoroku.games import allowed, queries, shapes
 from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState
 from bansugoroku.games.store import clean_code, game_value, load_table, note_seen, seat_of
 from bansugoroku.site import site_url
@@ -74,6 +74,9 @@ def table_state(
         "you": {"seat": me, "color": seat.color, "is_host": table.host_id == seat.player_id},
         "seats": [_seat(s, me) for s in table.seats.all()],
         "score": {"you": score[me], "opponent": score[other], "black": score[0], "white": score[1]},
+        "can_start": allowed.start_refusal(table, seat) is None,
+        "can_play_again": allowed.play_again_refusal(table) is None,
+        "can_resign": allowed.game_refusal(table) is None,
         "game": _game(table, table.current_game, me, value) if table.current_game else None,
         "next_game": _next_game(table, seat),
         "updated_at": table.updated_at.isoformat(),

@@ -22,11 +22,9 @@ from django.db import IntegrityError, InterfaceError, OperationalError, transact
 from django.db.models import Model
 from django.utils import timezone
 
-from bansugoroku.games import events, outbox, queries, store
+from bansugoroku.games import allowed, events, outbox, queries, store
 from bansugoroku.games.errors import (
-    GameOver,
     IllegalMove,
-    NotTheHost,
     OutcomeUnknown,
     TableClosed,
     TableFull,
@@ -134,10 +132,8 @@ def table_start(*, player: Player, code: str, version: int, entropy: str = "") -
     """The host starts the first game once both seats are taken, giving their entropy."""
     with _transaction() as now:
         table, seat = lock_seat(code, player, version, now)
-        if table.host_id != player.pk:
-            raise NotTheHost("only the host starts the first game")
-        if table.state != TableState.READY:
-            raise WrongState(f"the table is {table.get_state_display()}, not ready to start")
+        if refusal := allowed.start_refusal(table, seat):
+            raise refusal
         _give_entropy(table, seat, entropy)
         return _new_game(table, now, number=1, previous=None)
 
@@ -146,8 +142,8 @@ def game_play_again(*, player: Player, code: str, version: int, entropy: str = "
     """The next game at the table, the caller giving their entropy; the score carries over."""
     with _transaction() as now:
         table, seat = lock_seat(code, player, version, now)
-        if table.state != TableState.BETWEEN_GAMES:
-            raise WrongState("a new game starts only after one has ended")
+        if refusal := allowed.play_again_refusal(table):
+            raise refusal
         last = table.current_game
         assert last is not None
         _give_entropy(table, seat, entropy)
@@ -279,11 +275,10 @@ def _on_game(
 
 
 def _current_game(table: Table) -> Game:
+    if refusal := allowed.game_refusal(table):
+        raise refusal
     game = table.current_game
-    if table.state == TableState.CLOSED:
-        raise TableClosed("this table is closed")
-    if game is None or game.is_over:
-        raise GameOver("no game is being played at this table")
+    assert game is not None
     return game
 
 

@@ -227,6 +227,13 @@ class TableStateJson(TypedDict):
     you: You
     seats: list[SeatJson]
     score: Score
+    can_start: Annotated[
+        bool, Doc("You may start the first game now (POST start): you host, both seats taken.")
+    ]
+    can_play_again: Annotated[
+        bool, Doc("You may start the next game now (POST play-again): the last one ended.")
+    ]
+    can_resign: Annotated[bool, Doc("You may resign now (POST resign): a game is being played.")]
     game: GameJson | None
     next_game: Annotated[
         NextGame | None, Doc("The next game's dice commitment; null while a game is played.")

@@ -1,7 +1,8 @@
 // The table page: draws the board from the table's state (numbered from this player's
-// side, with the legal moves listed, so no rules live here), sends moves through the
-// REST API with the player's cookie, and polls the state with its ETag so the
-// opponent's moves appear. Every sentence comes translated from the page (#texts).
+// side, with the legal moves listed and what the seat may do now, so no rules live
+// here), sends moves through the REST API with the player's cookie, and polls the state
+// with its ETag so the opponent's moves appear. Every sentence comes translated from
+// the page (#texts).
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -16,7 +17,6 @@ const LOWER_TOP = BAR_TOP + BAR_HEIGHT;
 const OFF_TOP = LOWER_TOP + 6 * ROW + 8;
 const OFF_HEIGHT = 56;
 const SHOWN = 4; // stones drawn on a point; more are counted on the last one
-const START = { 24: 2, 13: 5, 8: 3, 6: 5, 1: -2, 12: -5, 17: -3, 19: -5 };
 
 const read = (id) => JSON.parse(document.getElementById(id).textContent);
 const texts = read("texts");
@@ -54,11 +54,9 @@ function legalMoves() {
   return myTurn() ? state.game.turn.legal_moves : [];
 }
 
+// Before the first game the board shows the start, as the page hands it over.
 function position() {
-  if (state.game) return state.game.position;
-  const points = [];
-  for (let p = 1; p <= 24; p++) points.push(START[p] || 0);
-  return { points, bar: [0, 0], off: [0, 0] };
+  return state.game ? state.game.position : config.start;
 }
 
 function pointName(point) {
@@ -331,10 +329,10 @@ function render() {
   $("#news").textContent = newsText();
   const game = state.game;
   const turn = game && game.turn;
-  $('[data-test="start"]').hidden = !(state.state === "ready" && state.you.is_host && !game);
+  $('[data-test="start"]').hidden = !state.can_start;
   $('[data-test="undo"]').hidden = !(myTurn() && turn.can_undo);
-  $('[data-test="play-again"]').hidden = state.state !== "between_games";
-  $('[data-test="resign"]').hidden = !(state.state === "playing" && game && !game.result);
+  $('[data-test="play-again"]').hidden = !state.can_play_again;
+  $('[data-test="resign"]').hidden = !state.can_resign;
   $('[data-test="leave"]').hidden = state.state === "closed";
   $("#invite").hidden = !state.seats.some((s) => s.free);
   $("#score").hidden = !game;
