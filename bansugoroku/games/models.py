@@ -118,6 +118,17 @@ class Table(models.Model):
     def score(self) -> tuple[int, int]:
         return self.score_black, self.score_white
 
+    @property
+    def seat_to_move(self) -> int | None:
+        """Whose turn it is: the seat to play the current game's turn while a game is
+        being played at the open table; None otherwise (no game yet, between games,
+        closed). The one definition: the SQL that lists a player's tables, theirs to
+        play first (`queries.tables_of_player`), mirrors it."""
+        game = self.current_game
+        if self.state != TableState.PLAYING or game is None or game.is_over:
+            return None
+        return game.turn_seat
+
 
 class Seat(models.Model):
     """One of a table's two seats: 0 plays Black, 1 White; a player or the CPU."""

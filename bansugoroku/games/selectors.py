@@ -7,7 +7,7 @@ client needs no rules of its own: the legal single moves are listed with the sta
 from __future__ import annotations
 
 from bansugoroku.games import allowed, queries, shapes
-from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState
+from bansugoroku.games.models import Event, Game, Player, Seat, Table
 from bansugoroku.games.store import clean_code, game_value, load_table, note_seen, seat_of
 from bansugoroku.site import site_url
 from engine.game import GameValue
@@ -88,7 +88,7 @@ def table_summary(seat: Seat, opponent: Seat) -> shapes.TableSummary:
     table = seat.table
     game = table.current_game
     me = seat.side
-    playing = game is not None and not game.is_over and table.state == TableState.PLAYING
+    to_move = table.seat_to_move
     return {
         "code": table.code,
         "state": table.state,
@@ -97,10 +97,10 @@ def table_summary(seat: Seat, opponent: Seat) -> shapes.TableSummary:
         "you": {"seat": me, "color": seat.color},
         "opponent": _seat(opponent, me),
         "score": {"you": table.score[me], "opponent": table.score[me.other]},
-        "your_turn": bool(playing and game and game.turn_seat == me),
+        "your_turn": to_move == me,
         "game_number": game.number if game else None,
         "turn_number": game.turn_number if game else None,
-        "dice": list(game.dice) if playing and game else None,
+        "dice": list(game.dice) if to_move is not None and game else None,
         "updated_at": table.updated_at.isoformat(),
     }
 
@@ -128,7 +128,7 @@ def dice_name(dice: tuple[int, int]) -> shapes.DiceName:
 
 
 def _game(table: Table, game: Game, me: Side, value: GameValue | None) -> shapes.GameJson:
-    mine = game.turn_seat == me and not game.is_over
+    mine = table.seat_to_move == me
     if mine and value is None:
         value = game_value(table, game)
     board = me.sees(value.board if value else game.board())

@@ -187,15 +187,14 @@ def cpu_move(*, code: str, game_number: int, turn_number: int) -> Change | None:
     longer the CPU's to play: the task ran twice, or the game ended or moved on."""
     with _transaction() as now:
         table = store.lock_table_unversioned(code)  # a duplicate run finds the turn played
-        game = table.current_game
+        game, to_move = table.current_game, table.seat_to_move
         if (
-            table.state != TableState.PLAYING
+            to_move is None
             or game is None
-            or game.is_over
             or (game.number, game.turn_number) != (game_number, turn_number)
         ):
             return None
-        seat = list(table.seats.all())[game.turn_seat]
+        seat = list(table.seats.all())[to_move]
         if not seat.cpu:
             return None
         value = store.game_value(table, game)
@@ -426,12 +425,8 @@ def _commit(
     table.version += 1
     if written:
         table.active_at, table.idle_warned = now, None
-    table.cpu_to_move = (
-        table.state == TableState.PLAYING
-        and game is not None
-        and not game.is_over
-        and bool(list(table.seats.all())[game.turn_seat].cpu)
-    )
+    to_move = table.seat_to_move
+    table.cpu_to_move = to_move is not None and bool(list(table.seats.all())[to_move].cpu)
     updates: list[tuple[Model, Sequence[str]]] = [(game, GAME_FIELDS)] if game else []
     updates += [(seat, SEAT_FIELDS) for seat in seats]
     queries.save([*updates, (table, TABLE_FIELDS)], [*turns, *written])

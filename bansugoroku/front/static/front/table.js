@@ -47,7 +47,7 @@ function opponent() {
 
 function myTurn() {
   const game = state.game;
-  return Boolean(game && game.turn && game.turn.yours && state.state === "playing");
+  return Boolean(game && game.turn && game.turn.yours);
 }
 
 function legalMoves() {
