@@ -1,5 +1,5 @@
 """Every name and label players read, written once and translated here: the points, the
-seats and the CPU, the states of a table.
+seats and the CPU, the states of a table, the kinds of win, and a position in words.
 
 The pages, the texts handed to the table page's script (`front.texts`), the e-mails and
 push notices, and the exports all name things through this module, so a player reads
@@ -11,6 +11,9 @@ API's error details and the command line, `engine.names`) and numbers the points
 (`point_place`); this module translates only the kinds of point it returns, so the
 numbering lives in the engine alone.
 
+The wins keep their Japanese names in every language, as the rules pages of each
+language write them (iri-gachi, mushi-gachi, ...); Japanese writes them in kanji.
+
 A CPU level's name is one entry in `_CPU_LEVELS`: the seat's name, the table page's
 text and the new-table form's choice are all made from it.
 """
@@ -18,12 +21,14 @@ text and the new-table form's choice are all made from it.
 from __future__ import annotations
 
 from django.utils.functional import Promise, lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from bansugoroku.games import shapes
 from bansugoroku.games.models import CpuLevel, Seat, Table, TableState
 from engine.names import PointKind, point_place
 from engine.position import BAR, OFF
+from engine.rules import WinKind
 
 _POINT_KINDS: dict[PointKind, Promise] = {
     "In": _("In %(number)d"),
@@ -101,3 +106,48 @@ def table_status(state: str, your_turn: bool) -> str:
         TableState.CLOSED: _("Closed"),
     }
     return str(labels[TableState(state)])
+
+
+def position_text(position: shapes.PositionJson) -> str:
+    """The stones of a position in words, from the reader's side, for screen readers."""
+    mine = [
+        f"{point_name(point)}: {count}"
+        for point, count in enumerate(position["points"], start=1)
+        if count > 0
+    ]
+    theirs = [
+        f"{point_name(point)}: {-count}"
+        for point, count in enumerate(position["points"], start=1)
+        if count < 0
+    ]
+    parts = [
+        gettext("Your stones: %(points)s.") % {"points": ", ".join(mine) or "-"},
+        gettext("Opponent's stones: %(points)s.") % {"points": ", ".join(theirs) or "-"},
+    ]
+    bar, off = position["bar"], position["off"]
+    if bar[0] or bar[1]:
+        parts.append(gettext("On the bar: yours %(mine)d, theirs %(theirs)d.") % _pair(bar))
+    if off[0] or off[1]:
+        parts.append(gettext("Borne off: yours %(mine)d, theirs %(theirs)d.") % _pair(off))
+    return " ".join(parts)
+
+
+def _pair(counts: list[int]) -> dict[str, int]:
+    return {"mine": counts[0], "theirs": counts[1]}
+
+
+WIN_NAMES: dict[WinKind, Promise] = {
+    WinKind.IRI: _("iri-gachi"),
+    WinKind.MUSHI: _("mushi-gachi"),
+    WinKind.MUJO: _("mujō-gachi"),
+    WinKind.MUJI: _("muji-gachi"),
+    WinKind.BEAR_OFF: _("bearing off"),
+}
+"""Each board win by its old name, as the engine's result gives its kind: the history
+page shows it, and the table page's script gets it with its texts (`front.texts`). A
+resignation has no name here: both pages tell it in a sentence of its own, which says
+who resigned."""
+
+
+def points_won(points: int) -> str:
+    return ngettext("%(points)d point", "%(points)d points", points) % {"points": points}

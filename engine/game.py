@@ -29,7 +29,7 @@ from typing import NamedTuple
 from engine.notation import format_play
 from engine.plays import Move, hits, legal_plays
 from engine.position import Position
-from engine.rules import Rules, Start
+from engine.rules import Rules, Start, WinKind
 from engine.side import Side
 from engine.turn import IllegalMoveError, TurnInProgress
 
@@ -74,6 +74,8 @@ class Result:
     winner: Side | None
     points: int
     """What the game adds to the winner's score: 1, 2 or 3; 0 when abandoned."""
+    win_kind: WinKind | None
+    """How it was won; None when abandoned."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,8 +173,9 @@ class GameValue:
         if not turn.complete:
             return Step(replace(self, pending=turn.played))
         played = self._finished(turn)
-        if turn.points:
-            won = Result(Ending.WON, side, turn.points)
+        kind = turn.win_kind
+        if kind is not None:
+            won = Result(Ending.WON, side, kind.points, kind)
             return Step(replace(self, board=played.board_after, pending=(), result=won), (played,))
         after = replace(self, board=played.board_after, pending=())
         step = after._begin_turn(side.other, roll)
@@ -188,12 +191,13 @@ class GameValue:
     def resign(self, side: Side) -> GameValue:
         """`side` gives up, on its turn or not: the other side wins the game, worth 1."""
         self._check_playing()
-        return replace(self, result=Result(Ending.RESIGNED, side.other, 1))
+        kind = WinKind.RESIGNED
+        return replace(self, result=Result(Ending.RESIGNED, side.other, kind.points, kind))
 
     def abandon(self) -> GameValue:
         """The game ends with no result (its table closed)."""
         self._check_playing()
-        return replace(self, result=Result(Ending.ABANDONED, None, 0))
+        return replace(self, result=Result(Ending.ABANDONED, None, 0, None))
 
     def _check_playing(self) -> None:
         if self.result is not None:
@@ -232,7 +236,8 @@ class GameValue:
                 )
             )
             if _stuck(seen, game.rules):
-                return Step(replace(game, result=Result(Ending.ABANDONED, None, 0)), tuple(passes))
+                none = Result(Ending.ABANDONED, None, 0, None)
+                return Step(replace(game, result=none), tuple(passes))
             side = side.other
 
 

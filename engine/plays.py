@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from engine.position import BAR, OFF, Position
-from engine.rules import Finish, Muji, Rules
+from engine.rules import Finish, Muji, Rules, WinKind
 
 Move = tuple[int, int]
 """One die's move `(from, to)`: from 1-25 (25 = bar), to 0-24 (0 = borne off)."""
@@ -69,20 +69,35 @@ def single_moves(
     return moves
 
 
-def win_points(b: list[int], opponent_bar: int, rules: Rules) -> int:
-    """Points won by the mover in board `b` just after a move (0 when no win), by
-    rules 9-13 of docs/rules.md."""
+def win_kind(b: list[int], opponent_bar: int, rules: Rules) -> WinKind | None:
+    """How the mover wins in board `b` just after a move (None: no win), by rules 9-13
+    of docs/rules.md. The one place that tells the kinds of win apart: the points, the
+    game's result and every page's name of the win come from it."""
     home = b[1:7]
     shape = opponent_bar > 0 and min(home) >= 2
-    if shape and rules.muji is Muji.ON_THE_SPOT:
-        return 1
-    if rules.finish is Finish.BEAR_OFF:
-        return 1 if b[OFF] == 15 else 0
+    if shape and rules.muji is _ON_THE_SPOT:
+        return _MUJI
+    if rules.finish is _BEAR_OFF_FINISH:
+        return _BEAR_OFF if b[OFF] == 15 else None
     if sum(n for n in home if n > 0) != 15:
-        return 0
-    if shape and rules.muji is Muji.BIGGER:
-        return 3 if tuple(home) in _TRIPLE_HOMES else 2
-    return 1
+        return None
+    if shape and rules.muji is _BIGGER:
+        return _MUJO if tuple(home) in _TRIPLE_HOMES else _MUSHI
+    return _IRI
+
+
+# The enum members as module constants, and each kind's points in a dict: this runs for
+# every move near the end of a game, and a member looked up on its class or a property
+# called on it costs a third more than the rules themselves.
+_ON_THE_SPOT, _BIGGER, _BEAR_OFF_FINISH = Muji.ON_THE_SPOT, Muji.BIGGER, Finish.BEAR_OFF
+_IRI, _BEAR_OFF, _MUJI = WinKind.IRI, WinKind.BEAR_OFF, WinKind.MUJI
+_MUSHI, _MUJO = WinKind.MUSHI, WinKind.MUJO
+_POINTS: dict[WinKind | None, int] = {None: 0, **{kind: kind.points for kind in WinKind}}
+
+
+def win_points(b: list[int], opponent_bar: int, rules: Rules) -> int:
+    """Points won by the mover in board `b` just after a move (0 when no win)."""
+    return _POINTS[win_kind(b, opponent_bar, rules)]
 
 
 def legal_plays(position: Position, dice: tuple[int, int], rules: Rules) -> list[Play]:

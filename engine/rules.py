@@ -29,6 +29,25 @@ class Start(StrEnum):
     ROLL = "roll"
 
 
+class WinKind(StrEnum):
+    """How a game was won: the rule of docs/rules.md that made the winning move a win
+    (rules 9-13), or the opponent's resignation. The values are the API's and the
+    database's; a game that ended with no result has none."""
+
+    IRI = "iri"
+    BEAR_OFF = "bear_off"
+    MUJI = "muji"
+    """On the spot: the move made the closed home while the opponent was on the bar."""
+    MUSHI = "mushi"
+    MUJO = "mujo"
+    RESIGNED = "resigned"
+
+    @property
+    def points(self) -> int:
+        """What the win adds to the winner's score."""
+        return 3 if self is WinKind.MUJO else 2 if self is WinKind.MUSHI else 1
+
+
 class RulesError(ValueError):
     """A rules object names an unknown rule or value."""
 

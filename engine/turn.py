@@ -13,9 +13,17 @@ from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 from engine.names import point_name
-from engine.plays import Move, apply_moves, board_of, move_on_board, single_moves, win_points
+from engine.plays import (
+    Move,
+    apply_moves,
+    board_of,
+    move_on_board,
+    single_moves,
+    win_kind,
+    win_points,
+)
 from engine.position import BAR, OFF, Position
-from engine.rules import Finish, Rules
+from engine.rules import Finish, Rules, WinKind
 
 
 class Reason(StrEnum):
@@ -135,11 +143,17 @@ class TurnInProgress:
         return tuple(left)
 
     @property
+    def win_kind(self) -> WinKind | None:
+        """How the finished play wins for the mover (None: the game goes on)."""
+        if not self.played or not self.complete:
+            return None
+        return win_kind(board_of(self.current), self.current.bar[1], self.rules)
+
+    @property
     def points(self) -> int:
         """Points the finished play wins for the mover (0: the game goes on)."""
-        if not self.played or not self.complete:
-            return 0
-        return win_points(board_of(self.current), self.current.bar[1], self.rules)
+        kind = self.win_kind
+        return 0 if kind is None else kind.points
 
     @cached_property
     def _legal(self) -> tuple[Move, ...]:

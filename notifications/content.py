@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from bansugoroku.games import payloads, selectors
-from bansugoroku.games.models import Event, Game, Player, Seat, TableState
+from bansugoroku.games.models import Event, Player, Seat
 from bansugoroku.site import site_url
 from bansugoroku.vocabulary import seat_holder
 from engine.names import roll_name
@@ -80,13 +80,9 @@ def your_turn(player: Player) -> Content:
     """Every table where the player's move is awaited, oldest first, but those muted."""
     muted = set(TableMute.objects.filter(player=player).values_list("table_id", flat=True))
     waiting = [
-        _waiting_line(seat, seat.table.current_game, other)
+        _waiting_line(seat, other)
         for seat, other in selectors.tables_for_player(player)
-        if seat.table_id not in muted
-        and seat.table.state == TableState.PLAYING
-        and seat.table.current_game is not None
-        and not seat.table.current_game.is_over
-        and seat.table.current_game.turn_seat == seat.number
+        if seat.table_id not in muted and seat.table.seat_to_move == seat.number
     ]
     if len(waiting) == 1:
         subject = _("Your turn at %(code)s") % {"code": waiting[0].code}
@@ -97,10 +93,12 @@ def your_turn(player: Player) -> Content:
     return Content(subject, [_("Your move is awaited:")], waiting)
 
 
-def _waiting_line(seat: Seat, game: Game, other: Seat) -> TableLine:
-    """`seat`'s table, as `selectors.tables_for_player` gives it: its game and the other
-    seat's player read already."""
+def _waiting_line(seat: Seat, other: Seat) -> TableLine:
+    """`seat`'s table, whose turn it is, as `selectors.tables_for_player` gives it: its
+    game and the other seat's player read already."""
     table = seat.table
+    game = table.current_game
+    assert game is not None  # a game is being played: it is `seat`'s turn
     them = opponent_name(other)
     lines = [_("Table %(code)s, against %(name)s.") % {"code": table.code, "name": them}]
     play = game.recent.get("plays", [None, None])[other.number]

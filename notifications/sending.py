@@ -39,7 +39,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from bansugoroku.games import payloads
-from bansugoroku.games.models import Seat, TableState
+from bansugoroku.games.models import Seat
 from notifications import content, push
 from notifications.addresses import is_suppressed
 from notifications.channels import SENDERS, Recipient
@@ -164,11 +164,9 @@ def _turn_check(notice: Notice, now: datetime) -> Skip | Delay | None:
     seat = Seat.objects.filter(table=table, player=notice.player).first()
     if (
         seat is None
-        or table.state != TableState.PLAYING
+        or table.seat_to_move != seat.number
         or game is None
-        or game.is_over
         or (game.number, game.turn_number) != (payload["game"], payload["turn"])
-        or game.turn_seat != seat.number
     ):
         return Skip("the turn was played already")
     window: timedelta = settings.NOTICE_LOOKING_WINDOW

@@ -11,9 +11,11 @@ from typing import Any
 from bansugoroku.games import services
 from bansugoroku.games.models import Game, Player, Table, Turn
 from bansugoroku.games.player_tokens import token_hash
+from engine.notation import position_id
 from engine.plays import apply_moves, hits, legal_plays
 from engine.side import Side
-from tests.client import Api
+from tests.client import Api, mover, open_table
+from tests.wins import Win
 
 
 def play_out(code: str, rng: random.Random) -> Game:
@@ -63,6 +65,24 @@ def finished_table(host: Api, guest: Api, rules: dict[str, str] | None = None) -
     play_out(code, random.Random(code))
     assert Turn.objects.filter(game__table__code=code, hit=True).exists()
     return code
+
+
+def won_table(host: Api, guest: Api, win: Win) -> tuple[str, Api]:
+    """A table whose first game `win` ended, through the API; and its winner. The game
+    is put one move before its end (its history then no longer replays)."""
+    code = open_table(host, guest, win.rules.to_json())
+    winner, state = mover(code, host, guest)
+    loser = guest if winner is host else host
+    if not win.moves:
+        version = state["version"]
+        assert loser.post(f"tables/{code}/resign", {"version": version}).status == 200
+        return code, winner
+    stored = Side(state["game"]["turn"]["seat"]).sees(win.before)
+    Game.objects.filter(table__code=code).update(position=position_id(stored), dice=win.dice)
+    body = {"version": state["version"], "moves": [list(m) for m in win.moves]}
+    answer = winner.post(f"tables/{code}/moves", body)
+    assert answer.status == 200, answer.body
+    return code, winner
 
 
 @dataclass(frozen=True)

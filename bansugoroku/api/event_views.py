@@ -23,7 +23,9 @@ KINDS = """Each event has a `kind`, the `seat` it concerns, and a `payload`:
   numbering, as backgammon writes a play, `hit`), null at a game's start; `passes`, the
   rolls with no legal move in between (`turn`, `seat`, `dice`).
 - `game_ended` (seat: the winner, null with no result): `game`, `winner`, `points`,
-  `how` (`normal`, `resigned` or `abandoned`), `score` [Black, White] after it, and
+  `how` (`normal`, `resigned` or `abandoned`), `win_kind` (as a game's result has it:
+  `iri`, `bear_off`, `muji`, `mushi`, `mujo` or `resigned`; null with no result),
+  `score` [Black, White] after it, and
   `played` and `passes` as in `turn_started`.
 - `table_closing` (no seat): nobody has acted at the table for a while, and it closes
   at `closes_at` (ISO-8601) unless someone does: `days_left` is 7, then 1.

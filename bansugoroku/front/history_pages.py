@@ -18,14 +18,14 @@ from django.views.decorators.http import require_safe
 
 from bansugoroku.front import board
 from bansugoroku.front.identity import current_player
-from bansugoroku.front.names import points_won, position_text, win_name
 from bansugoroku.games import history, shapes
 from bansugoroku.games.errors import GameNotFound, TableNotFound
 from bansugoroku.games.models import Player, Table
 from bansugoroku.games.selectors import position_json, table_for_player
 from bansugoroku.games.store import seat_of
-from bansugoroku.vocabulary import seat_name
+from bansugoroku.vocabulary import WIN_NAMES, points_won, position_text, seat_name
 from engine.position import Position
+from engine.rules import WinKind
 
 MAX_NUMBER = 2**31 - 1
 """The largest game number a PostgreSQL integer column holds."""
@@ -87,7 +87,7 @@ def game(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "table": table,
         "game": seen,
         "result": _result(seen, me, table),
-        "win_name": win_name(found, table) if found.state == "won" else None,
+        "win_name": WIN_NAMES.get(WinKind(seen["win_kind"])) if seen["win_kind"] else None,
         "turns": [_turn_row(turn, me, table) for turn in seen["turns"]],
         "frames": json_script(frames, "replay-frames", encoder=CompactJSON),
         "last": frames[-1],

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from bansugoroku import vocabulary
 from bansugoroku.games.models import CpuLevel
+from bansugoroku.vocabulary import WIN_NAMES
 from engine.position import BAR, OFF
 
 TABLE_TEXTS: dict[str, Promise] = {
@@ -38,11 +39,7 @@ TABLE_TEXTS: dict[str, Promise] = {
     "closed": _("This table is closed."),
     "closed_left": _("A player left this table: it is closed."),
     "play_again_hint": _("Play again to start the next game; the score carries over."),
-    "iri": _("iri-gachi (入勝)"),
-    "mushi": _("mushi-gachi (蒸し勝ち) ×2"),
-    "mujo": _("mujō-gachi ×3"),
-    "muji": _("muji-gachi (無地勝)"),
-    "bear_off": _("bearing off"),
+    **{f"win_{kind}": name for kind, name in WIN_NAMES.items()},
     "point": _("%(name)s: %(stones)s"),
     "empty": _("empty"),
     "mine": _("%(count)s of yours"),

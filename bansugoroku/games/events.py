@@ -95,6 +95,7 @@ def _ended(
         "winner": None if winner is None else int(winner),
         "points": game.points,
         "how": HOW[ending],
+        "win_kind": game.win_kind or None,
         "score": [table.score_black, table.score_white],
     }
     return _event(table, game, EventKind.GAME_ENDED, winner, payload)

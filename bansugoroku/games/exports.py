@@ -128,7 +128,12 @@ def game_export_mat(game: Game) -> str:
 def _result(game: Game) -> shapes.ExportResult | None:
     if not game.is_over:
         return None
-    return {"kind": game.state, "winner_seat": game.winner, "points": game.points}
+    return {
+        "kind": game.state,
+        "winner_seat": game.winner,
+        "points": game.points,
+        "win_kind": game.win_kind or None,
+    }
 
 
 def _score_before(game: Game) -> tuple[int, int]:

@@ -104,6 +104,7 @@ def _summary(game: Game, turn_count: int) -> shapes.GameSummary:
         "starter": game.starter,
         "winner_seat": game.winner,
         "points": game.points,
+        "win_kind": game.win_kind or None,
         "turn_count": turn_count,
         "started_at": game.started_at.isoformat(),
         "ended_at": game.ended_at.isoformat() if game.ended_at else None,

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from engine.notation import parse_position_id
 from engine.position import Position
-from engine.rules import Finish, Muji, Rules, Start
+from engine.rules import Finish, Muji, Rules, Start, WinKind
 from engine.side import Side
 
 SEAT_COLORS = ("black", "white")
@@ -118,6 +118,17 @@ class Table(models.Model):
     def score(self) -> tuple[int, int]:
         return self.score_black, self.score_white
 
+    @property
+    def seat_to_move(self) -> int | None:
+        """Whose turn it is: the seat to play the current game's turn while a game is
+        being played at the open table; None otherwise (no game yet, between games,
+        closed). The one definition: the SQL that lists a player's tables, theirs to
+        play first (`queries.tables_of_player`), mirrors it."""
+        game = self.current_game
+        if self.state != TableState.PLAYING or game is None or game.is_over:
+            return None
+        return game.turn_seat
+
 
 class Seat(models.Model):
     """One of a table's two seats: 0 plays Black, 1 White; a player or the CPU."""
@@ -204,6 +215,11 @@ class Game(models.Model):
     history, kept by each change (`events.note_turns`), so the state reads no more rows."""
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     points = models.PositiveSmallIntegerField(default=0)
+    win_kind = models.CharField(
+        max_length=10, choices=[(k.value, k.value) for k in WinKind], blank=True, default=""
+    )
+    """How the game was won, as the engine's result says; empty when it is not over or
+    ended with no result."""
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 

@@ -62,6 +62,8 @@ class GameEnded(Lead):
     winner: int | None
     points: int
     how: How
+    win_kind: str | None
+    """An `engine.rules.WinKind` value; None with no result."""
     score: list[int]
 
 

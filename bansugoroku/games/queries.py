@@ -17,7 +17,7 @@ from typing import Any
 
 from django.db import connection, models
 
-from bansugoroku.games.models import Game, Player, Seat, Table, TableState
+from bansugoroku.games.models import Game, GameState, Player, Seat, Table, TableState
 
 _MODELS: list[tuple[type[models.Model], str]] = [
     (Seat, "s"),
@@ -105,6 +105,11 @@ _MY_TABLES_MODELS: list[tuple[type[models.Model], str]] = [
     (Player, "op"),
 ]
 
+_SEAT_TO_MOVE = f"""(CASE WHEN t.state = '{TableState.PLAYING.value}'
+    AND g.state = '{GameState.PLAYING.value}' THEN g.turn_seat END)"""
+"""`Table.seat_to_move` in SQL, for the tables `t` with their current games `g`: the seat
+whose turn it is, NULL when none. A test holds the two to the same answers."""
+
 _MY_TABLES_SQL = f"""
     SELECT {_select(_MY_TABLES_MODELS)}
     FROM {Seat._meta.db_table} s
@@ -113,8 +118,7 @@ _MY_TABLES_SQL = f"""
     JOIN {Seat._meta.db_table} o ON o.table_id = t.id AND o.number <> s.number
     LEFT JOIN {Player._meta.db_table} op ON op.id = o.player_id
     WHERE s.player_id = %s
-    ORDER BY CASE WHEN t.state = '{TableState.PLAYING.value}' AND g.turn_seat = s.number
-        THEN 0 ELSE 1 END, t.updated_at, t.id
+    ORDER BY CASE WHEN {_SEAT_TO_MOVE} = s.number THEN 0 ELSE 1 END, t.updated_at, t.id
 """
 _MINE, _ITS_TABLE, _ITS_GAME, _OTHER, _OTHER_PLAYER = _column_slices(_MY_TABLES_MODELS)
 

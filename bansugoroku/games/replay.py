@@ -180,20 +180,15 @@ def _cache_problems(game: Game, value: GameValue) -> list[str]:
         value = value.abandon()  # its table closed
     result = value.result
     expected = (
-        (result.ending.value, result.winner, result.points)
+        (result.ending.value, result.winner, result.points, str(result.win_kind or ""))
         if result
-        else (
-            GameState.PLAYING,
-            None,
-            0,
-        )
+        else (GameState.PLAYING, None, 0, "")
     )
-    stored = (game.state, game.winner, game.points)
+    stored = (game.state, game.winner, game.points, game.win_kind)
     if stored != expected:
         problems.append(
-            "state {}, winner {}, points {}; the replay gives {}, winner {}, points {}".format(
-                *stored, *expected
-            )
+            "state {}, winner {}, points {}, kind {!r}; "
+            "the replay gives {}, winner {}, points {}, kind {!r}".format(*stored, *expected)
         )
     if game.turn_number != value.turn_number:
         problems.append(f"turn number {game.turn_number}, the replay gives {value.turn_number}")

@@ -6,8 +6,8 @@ client needs no rules of its own: the legal single moves are listed with the sta
 
 from __future__ import annotations
 
-from bansugoroku.games import queries, shapes
-from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState
+from bansugoroku.games import allowed, queries, shapes
+from bansugoroku.games.models import Event, Game, Player, Seat, Table
 from bansugoroku.games.store import clean_code, game_value, load_table, note_seen, seat_of
 from bansugoroku.site import site_url
 from engine.game import GameValue
@@ -74,6 +74,9 @@ def table_state(
         "you": {"seat": me, "color": seat.color, "is_host": table.host_id == seat.player_id},
         "seats": [_seat(s, me) for s in table.seats.all()],
         "score": {"you": score[me], "opponent": score[other], "black": score[0], "white": score[1]},
+        "can_start": allowed.start_refusal(table, seat) is None,
+        "can_play_again": allowed.play_again_refusal(table) is None,
+        "can_resign": allowed.game_refusal(table) is None,
         "game": _game(table, table.current_game, me, value) if table.current_game else None,
         "next_game": _next_game(table, seat),
         "updated_at": table.updated_at.isoformat(),
@@ -85,7 +88,7 @@ def table_summary(seat: Seat, opponent: Seat) -> shapes.TableSummary:
     table = seat.table
     game = table.current_game
     me = seat.side
-    playing = game is not None and not game.is_over and table.state == TableState.PLAYING
+    to_move = table.seat_to_move
     return {
         "code": table.code,
         "state": table.state,
@@ -94,10 +97,10 @@ def table_summary(seat: Seat, opponent: Seat) -> shapes.TableSummary:
         "you": {"seat": me, "color": seat.color},
         "opponent": _seat(opponent, me),
         "score": {"you": table.score[me], "opponent": table.score[me.other]},
-        "your_turn": bool(playing and game and game.turn_seat == me),
+        "your_turn": to_move == me,
         "game_number": game.number if game else None,
         "turn_number": game.turn_number if game else None,
-        "dice": list(game.dice) if playing and game else None,
+        "dice": list(game.dice) if to_move is not None and game else None,
         "updated_at": table.updated_at.isoformat(),
     }
 
@@ -125,7 +128,7 @@ def dice_name(dice: tuple[int, int]) -> shapes.DiceName:
 
 
 def _game(table: Table, game: Game, me: Side, value: GameValue | None) -> shapes.GameJson:
-    mine = game.turn_seat == me and not game.is_over
+    mine = table.seat_to_move == me
     if mine and value is None:
         value = game_value(table, game)
     board = me.sees(value.board if value else game.board())
@@ -164,6 +167,7 @@ def _game(table: Table, game: Game, me: Side, value: GameValue | None) -> shapes
             "winner_seat": game.winner,
             "you_won": game.winner == me if game.winner is not None else None,
             "points": game.points,
+            "win_kind": game.win_kind or None,
         }
     return {
         "number": game.number,

@@ -22,11 +22,9 @@ from django.db import IntegrityError, InterfaceError, OperationalError, transact
 from django.db.models import Model
 from django.utils import timezone
 
-from bansugoroku.games import events, outbox, queries, store
+from bansugoroku.games import allowed, events, outbox, queries, store
 from bansugoroku.games.errors import (
-    GameOver,
     IllegalMove,
-    NotTheHost,
     OutcomeUnknown,
     TableClosed,
     TableFull,
@@ -134,10 +132,8 @@ def table_start(*, player: Player, code: str, version: int, entropy: str = "") -
     """The host starts the first game once both seats are taken, giving their entropy."""
     with _transaction() as now:
         table, seat = lock_seat(code, player, version, now)
-        if table.host_id != player.pk:
-            raise NotTheHost("only the host starts the first game")
-        if table.state != TableState.READY:
-            raise WrongState(f"the table is {table.get_state_display()}, not ready to start")
+        if refusal := allowed.start_refusal(table, seat):
+            raise refusal
         _give_entropy(table, seat, entropy)
         return _new_game(table, now, number=1, previous=None)
 
@@ -146,8 +142,8 @@ def game_play_again(*, player: Player, code: str, version: int, entropy: str = "
     """The next game at the table, the caller giving their entropy; the score carries over."""
     with _transaction() as now:
         table, seat = lock_seat(code, player, version, now)
-        if table.state != TableState.BETWEEN_GAMES:
-            raise WrongState("a new game starts only after one has ended")
+        if refusal := allowed.play_again_refusal(table):
+            raise refusal
         last = table.current_game
         assert last is not None
         _give_entropy(table, seat, entropy)
@@ -191,15 +187,14 @@ def cpu_move(*, code: str, game_number: int, turn_number: int) -> Change | None:
     longer the CPU's to play: the task ran twice, or the game ended or moved on."""
     with _transaction() as now:
         table = store.lock_table_unversioned(code)  # a duplicate run finds the turn played
-        game = table.current_game
+        game, to_move = table.current_game, table.seat_to_move
         if (
-            table.state != TableState.PLAYING
+            to_move is None
             or game is None
-            or game.is_over
             or (game.number, game.turn_number) != (game_number, turn_number)
         ):
             return None
-        seat = list(table.seats.all())[game.turn_seat]
+        seat = list(table.seats.all())[to_move]
         if not seat.cpu:
             return None
         value = store.game_value(table, game)
@@ -279,11 +274,10 @@ def _on_game(
 
 
 def _current_game(table: Table) -> Game:
+    if refusal := allowed.game_refusal(table):
+        raise refusal
     game = table.current_game
-    if table.state == TableState.CLOSED:
-        raise TableClosed("this table is closed")
-    if game is None or game.is_over:
-        raise GameOver("no game is being played at this table")
+    assert game is not None
     return game
 
 
@@ -392,6 +386,7 @@ GAME_FIELDS = [
     "state",
     "winner",
     "points",
+    "win_kind",
     "ended_at",
     "starter",
     "opening_rolls",
@@ -430,12 +425,8 @@ def _commit(
     table.version += 1
     if written:
         table.active_at, table.idle_warned = now, None
-    table.cpu_to_move = (
-        table.state == TableState.PLAYING
-        and game is not None
-        and not game.is_over
-        and bool(list(table.seats.all())[game.turn_seat].cpu)
-    )
+    to_move = table.seat_to_move
+    table.cpu_to_move = to_move is not None and bool(list(table.seats.all())[to_move].cpu)
     updates: list[tuple[Model, Sequence[str]]] = [(game, GAME_FIELDS)] if game else []
     updates += [(seat, SEAT_FIELDS) for seat in seats]
     queries.save([*updates, (table, TABLE_FIELDS)], [*turns, *written])

@@ -13,7 +13,7 @@ from enum import Enum
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from bansugoroku.games import models
-from engine.rules import Finish, Muji, Start
+from engine.rules import Finish, Muji, Start, WinKind
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,16 @@ Color = Annotated[str, OneOf(models.SEAT_COLORS)]
 Move = Annotated[list[int], Doc("[from, to]")]
 Dice = Annotated[list[int], Doc("[die, die]")]
 Pair = Annotated[list[int], Doc("[yours, theirs]")]
+WinKindOut = Annotated[
+    str | None,
+    OneOf(WinKind),
+    Doc(
+        "How the game was won: `iri` (all 15 home), `bear_off` (all 15 borne off), `muji` "
+        "(a closed home with the opponent on the bar, on the spot), `mushi` and `mujo` "
+        "(an iri win made with that closed home, worth 2 or 3), `resigned` (the loser "
+        "resigned); null when it is not over or ended with no result."
+    ),
+]
 
 
 class PlayerJson(TypedDict):
@@ -142,6 +152,7 @@ class ResultJson(TypedDict):
     winner_seat: int | None
     you_won: bool | None
     points: int
+    win_kind: WinKindOut
 
 
 class Play(TypedDict):
@@ -216,6 +227,13 @@ class TableStateJson(TypedDict):
     you: You
     seats: list[SeatJson]
     score: Score
+    can_start: Annotated[
+        bool, Doc("You may start the first game now (POST start): you host, both seats taken.")
+    ]
+    can_play_again: Annotated[
+        bool, Doc("You may start the next game now (POST play-again): the last one ended.")
+    ]
+    can_resign: Annotated[bool, Doc("You may resign now (POST resign): a game is being played.")]
     game: GameJson | None
     next_game: Annotated[
         NextGame | None, Doc("The next game's dice commitment; null while a game is played.")
@@ -262,6 +280,7 @@ class GameSummary(TypedDict):
     starter: Annotated[int, Doc("The seat that moved first.")]
     winner_seat: int | None
     points: Annotated[int, Doc("What the win added to the score (0: none).")]
+    win_kind: WinKindOut
     turn_count: Annotated[int, Doc("Turns recorded, passes included.")]
     started_at: DateTime
     ended_at: DateTime | None
@@ -311,6 +330,7 @@ class ExportResult(TypedDict):
     kind: Annotated[str, OneOf(models.GameState)]
     winner_seat: int | None
     points: int
+    win_kind: WinKindOut
 
 
 class GameExport(DiceSecrets):

@@ -20,6 +20,7 @@ from bansugoroku.games.models import Game, GameState, Player, Seat, Table, Table
 from engine.dice import derived_dice
 from engine.game import Ending, GameValue, Result, Roller
 from engine.notation import position_id
+from engine.rules import WinKind
 from engine.side import Side
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -134,7 +135,8 @@ def game_value(table: Table, game: Game) -> GameValue:
     result = None
     if game.is_over:
         winner = None if game.winner is None else Side(game.winner)
-        result = Result(Ending(game.state), winner, game.points)
+        kind = WinKind(game.win_kind) if game.win_kind else None
+        result = Result(Ending(game.state), winner, game.points, kind)
     return GameValue(
         rules=table.rules,
         starter=Side(game.starter),
@@ -161,6 +163,7 @@ def write_game(table: Table, game: Game, value: GameValue, now: datetime) -> Non
         result = value.result
         game.state = GameState(result.ending.value)
         game.winner, game.points = result.winner, result.points
+        game.win_kind = result.win_kind or ""
         game.ended_at = now
         if result.winner is Side.BLACK:
             table.score_black += result.points

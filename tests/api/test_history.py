@@ -136,7 +136,12 @@ def test_the_json_export_is_the_whole_event_log(played, finished):
         ("Ben", None, "ben ü"),
     ]
     assert log["seed"] == bytes(game.seed).hex() and log["seed_sha256"] == game.seed_hash
-    assert log["result"] == {"kind": "won", "winner_seat": game.winner, "points": game.points}
+    assert log["result"] == {
+        "kind": "won",
+        "winner_seat": game.winner,
+        "points": game.points,
+        "win_kind": game.win_kind,
+    }
     assert [t["notation"] for t in log["turns"]] == list(
         game.turns.values_list("notation", flat=True)
     )

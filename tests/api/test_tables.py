@@ -127,7 +127,13 @@ def test_resigning_gives_the_other_seat_one_point_then_play_again_alternates(hos
     resigned = guest.post(f"tables/{table}/resign", {"version": state["version"]})
     assert resigned.status == 200
     result = resigned.body["game"]["result"]
-    assert result == {"kind": "resigned", "winner_seat": 0, "you_won": False, "points": 1}
+    assert result == {
+        "kind": "resigned",
+        "winner_seat": 0,
+        "you_won": False,
+        "points": 1,
+        "win_kind": "resigned",
+    }
     assert resigned.body["score"] == {"you": 0, "opponent": 1, "black": 1, "white": 0}
     assert resigned.body["state"] == "between_games"
     moved = guest.post(

@@ -13,10 +13,11 @@ from engine.game import Ending, FinishedTurn, GameError, GameValue, Refusal, Res
 from engine.notation import position_id
 from engine.plays import legal_plays
 from engine.position import Position
-from engine.rules import ALL_RULES, Rules, Start
+from engine.rules import ALL_RULES, Rules, Start, WinKind
 from engine.side import Side
 from engine.turn import IllegalMoveError, Reason
 from tests.engine.helpers import make
+from tests.wins import WINS, Win
 
 ROLL = Rules(start=Start.ROLL)
 
@@ -110,7 +111,7 @@ def test_when_neither_side_can_ever_move_the_game_ends_with_no_result():
     board = make(closed, {25 - p: n for p, n in closed.items()}, bar=(1, 1))
     game = GameValue(Rules(), Side.BLACK, board, 0, Side.BLACK, (0, 0))
     after, turns = game._begin_turn(Side.BLACK, Scripted((3, 2)))
-    assert after.result == Result(Ending.ABANDONED, None, 0)
+    assert after.result == Result(Ending.ABANDONED, None, 0, None)
     assert [t.is_pass for t in turns] == [True]
 
 
@@ -118,7 +119,7 @@ def test_a_winning_play_ends_the_game_with_its_value():
     home = make({1: 2, 2: 2, 3: 2, 4: 3, 5: 3, 6: 1, 7: 2}, {20: 15})
     game = at(home, Side.BLACK, (2, 1))
     over, turns = game.play(Side.BLACK, [(7, 5), (7, 6)], Scripted())
-    assert over.result == Result(Ending.WON, Side.BLACK, 1)
+    assert over.result == Result(Ending.WON, Side.BLACK, 1, WinKind.IRI)
     assert turns[-1].points == 1 and over.is_over
     with pytest.raises(GameError) as done:
         over.play(Side.WHITE, [(24, 23)], Scripted())
@@ -127,11 +128,26 @@ def test_a_winning_play_ends_the_game_with_its_value():
 
 def test_either_side_may_resign_at_any_moment_and_the_other_wins_one_point():
     game = GameValue.start(Rules(), Scripted((3, 1))).game
-    assert game.resign(Side.WHITE).result == Result(Ending.RESIGNED, Side.BLACK, 1)
-    assert game.resign(Side.BLACK).result == Result(Ending.RESIGNED, Side.WHITE, 1)
-    assert game.abandon().result == Result(Ending.ABANDONED, None, 0)
+    resigned = WinKind.RESIGNED
+    assert game.resign(Side.WHITE).result == Result(Ending.RESIGNED, Side.BLACK, 1, resigned)
+    assert game.resign(Side.BLACK).result == Result(Ending.RESIGNED, Side.WHITE, 1, resigned)
+    assert game.abandon().result == Result(Ending.ABANDONED, None, 0, None)
     with pytest.raises(GameError):
         game.abandon().resign(Side.BLACK)
+
+
+@pytest.mark.parametrize("win", WINS, ids=[w.kind.value for w in WINS])
+def test_the_result_says_which_kind_of_win_it_was(win: Win):
+    """The engine, which decides the points, names the kind: the pages only show it."""
+    game = GameValue(win.rules, Side.WHITE, win.before.flipped(), 7, Side.WHITE, win.dice)
+    if win.moves:
+        over = game.play(Side.WHITE, win.moves, Scripted()).game
+    else:
+        over = game.resign(Side.BLACK)
+    assert over.result == Result(
+        Ending.RESIGNED if win.moves == () else Ending.WON, Side.WHITE, win.kind.points, win.kind
+    )
+    assert [win.kind.points for win in WINS] == [1, 2, 3, 1, 1, 1]
 
 
 @settings(max_examples=40, deadline=None)

@@ -13,8 +13,12 @@ from typing import Any
 import pytest
 
 from bansugoroku.celery import app
+from bansugoroku.front.identity import COOKIE
+from engine.rules import WinKind
+from tests.finished_games import won_table
 from tests.front.browsers import DESKTOP, PHONE, SHOTS, needs_chromium
 from tests.games.test_tasks import worker_running
+from tests.wins import WINS
 
 pytestmark = needs_chromium
 
@@ -269,43 +273,26 @@ def test_two_browsers_play_a_whole_game_by_clicking(
     assert ben.problems == [], ben.problems[:5]
 
 
-WINS = [
-    # rules, points, the winner's home from their side (In 1..6), stones on the loser's bar
-    ({"finish": "iri", "muji": "bigger"}, 1, [2, 2, 2, 3, 3, 3], 0, "iri-gachi"),
-    ({"finish": "iri", "muji": "bigger"}, 2, [3, 3, 3, 2, 2, 2], 1, "mushi-gachi (蒸し勝ち) ×2"),
-    ({"finish": "iri", "muji": "bigger"}, 3, [2, 2, 2, 3, 3, 3], 1, "mujō-gachi ×3"),
-    ({"finish": "iri", "muji": "on_the_spot"}, 1, [2, 2, 2, 2, 2, 2], 1, "muji-gachi"),
-    ({"finish": "iri", "muji": "on_the_spot"}, 1, [5, 0, 2, 3, 3, 2], 1, "iri-gachi"),
-    ({"finish": "bear_off", "muji": "off"}, 1, [0, 0, 0, 0, 0, 0], 0, "bearing off"),
-]
-
-
 @pytest.mark.parametrize("viewport", [PHONE], ids=["phone"], indirect=True)
-def test_the_end_of_a_game_names_the_win(chromium, server, settings_for_play, players):
-    """The page names each kind of win from the table's rules, the points the win
-    counted and the final position, for either winner."""
-    aiko, _ = players
-    page = aiko.page
-    page.goto(server + "/")
-    page.fill("#new_name", "Aiko")
-    page.click('[data-test="create-table"]')
-    page.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
-    for rules, value, home, on_bar, name in WINS:
-        for you_won in (True, False):
-            text = page.evaluate(
-                """([rules, value, home, onBar, youWon]) => {
-                    state = {...state, rules: {...state.rules, ...rules}};
-                    const points = Array(24).fill(0);
-                    home.forEach((n, i) => youWon ? (points[i] = n) : (points[23 - i] = -n));
-                    const bar = youWon ? [0, onBar] : [onBar, 0];
-                    const result = {kind: "won", you_won: youWon, points: value};
-                    return resultText(result, {points, bar, off: [0, 0]});
-                }""",
-                [rules, value, home, on_bar, you_won],
-            )
-            assert name in text, (rules, value, home, you_won, text)
-            assert ("You won" in text) == you_won
-    assert aiko.problems == []
+def test_the_end_of_a_game_names_the_win_the_engine_made(
+    chromium, server, settings_for_play, players, host, guest
+):
+    """Each kind of win, played to its end through the API: both players' pages name it
+    as the engine's result gives it, the same name as the history page's."""
+    aiko, ben = players
+    for win in WINS:
+        code, winner = won_table(host, guest, win)
+        for watched, player in ((aiko, host), (ben, guest)):
+            watched.context.add_cookies([{"name": COOKIE, "value": player.token, "url": server}])
+            watched.page.goto(f"{server}/tables/{code}")
+            status = watched.page.locator("#status").inner_text()
+            if win.kind is WinKind.RESIGNED:
+                said = "resigned: you win" if player is winner else "You resigned"
+                assert said in status, status
+            else:
+                assert f"won the game by {win.label}:" in status, status
+                assert status.startswith("You won") is (player is winner), status
+    assert aiko.problems == [] and ben.problems == []
 
 
 @pytest.mark.skipif(

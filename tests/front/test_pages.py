@@ -10,6 +10,9 @@ from django.test import Client
 from bansugoroku.front.identity import COOKIE
 from bansugoroku.games.models import Player
 from bansugoroku.games.player_tokens import token_hash
+from engine.rules import WinKind
+from tests.finished_games import won_table
+from tests.wins import WINS
 
 pytestmark = pytest.mark.django_db
 
@@ -249,6 +252,19 @@ def test_a_resigned_game_says_so(host, guest, table):
     assert "You won by resignation: 1 point" in html
     assert "Ben won by resignation" in page(browser(host.token), f"/tables/{table}/games")
     assert 'data-test="dice-check">✓' in html  # over, so the seed is shown and checked
+
+
+@pytest.mark.parametrize("win", WINS, ids=[w.kind.value for w in WINS])
+def test_the_history_page_names_the_win_the_engine_made(host, guest, win):
+    """The name comes from the kind the engine gave the result; the page guessed it
+    before, and named iri-gachi the muji-gachi made with all 15 home."""
+    code, winner = won_table(host, guest, win)
+    html = page(browser(winner.token), f"/tables/{code}/games/1")
+    (shown,) = re.findall(r'data-test="result">(.*?)</p>', html, re.S)
+    if win.kind is WinKind.RESIGNED:
+        assert "You won by resignation" in shown and "gachi" not in shown
+    else:
+        assert f"<strong>{win.label}</strong>" in shown, shown
 
 
 def test_dice_that_do_not_match_the_seed_are_flagged(played):

@@ -37,6 +37,17 @@ def test_a_finished_game_replays_clean(finished):
     assert error is None and out.strip().splitlines() == ["checked 1 games, 0 differ"]
 
 
+def test_a_wrong_kind_of_win_is_caught(finished):
+    game = game_of(finished)
+    kind = game.win_kind
+    game.win_kind = "mujo" if kind != "mujo" else "mushi"
+    game.save()
+    assert replay_game(game) == [
+        f"state won, winner {game.winner}, points {game.points}, kind {game.win_kind!r}; "
+        f"the replay gives won, winner {game.winner}, points {game.points}, kind {kind!r}"
+    ]
+
+
 def test_games_being_played_replay_clean_pending_moves_included(host, guest, played, finished):
     version = played.host.state(finished)["version"]
     assert played.host.post(f"tables/{finished}/play-again", {"version": version}).status == 200

@@ -1,9 +1,10 @@
 // The table page: draws the stones of the table's state on the board the page holds
-// (numbered from this player's side, with the legal moves listed, so no rules live here),
-// sends moves through the REST API with the player's cookie, and polls the state with its
-// ETag so the opponent's moves appear. The board's layout comes from the server
-// (bansugoroku/front/board.py, in #config: where each place's stones stack and the area a
-// tap on it hits), as every sentence comes translated from the page (#texts).
+// (numbered from this player's side, with the legal moves listed and what the seat may do
+// now, so no rules live here), sends moves through the REST API with the player's cookie,
+// and polls the state with its ETag so the opponent's moves appear. The board's layout
+// comes from the server (bansugoroku/front/board.py, in #config: where each place's stones
+// stack and the area a tap on it hits), as every sentence comes translated from the page
+// (#texts).
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -41,13 +42,14 @@ function opponent() {
 
 function myTurn() {
   const game = state.game;
-  return Boolean(game && game.turn && game.turn.yours && state.state === "playing");
+  return Boolean(game && game.turn && game.turn.yours);
 }
 
 function legalMoves() {
   return myTurn() ? state.game.turn.legal_moves : [];
 }
 
+// Before the first game the board shows the start, as the page hands it over.
 function position() {
   return state.game ? state.game.position : config.start;
 }
@@ -203,21 +205,7 @@ function drawDice() {
   );
 }
 
-// The win's name: the table's rules and the points it counted say which it was.
-function winName(result, pos) {
-  if (state.rules.muji === "on_the_spot" && mujiShape(result.you_won, pos)) return texts.muji;
-  if (state.rules.finish === "bear_off") return texts.bear_off;
-  if (state.rules.muji === "bigger" && result.points === 3) return texts.mujo;
-  if (state.rules.muji === "bigger" && result.points === 2) return texts.mushi;
-  return texts.iri;
-}
-
-function mujiShape(youWon, pos) {
-  const home = youWon ? pos.points.slice(0, 6) : pos.points.slice(18).map((n) => -n);
-  return pos.bar[youWon ? 1 : 0] > 0 && home.every((n) => n >= 2);
-}
-
-function resultText(result, pos) {
+function resultText(result) {
   const name = opponent();
   if (result.kind === "resigned") {
     return fmt(result.you_won ? texts.they_resigned : texts.you_resigned, { name });
@@ -225,7 +213,8 @@ function resultText(result, pos) {
   if (result.kind !== "won") {
     return state.closed_reason === "left" ? texts.abandoned_left : texts.abandoned;
   }
-  const values = { name, how: winName(result, pos), points: result.points };
+  // The engine says which kind of win it was; the page only names it.
+  const values = { name, how: texts["win_" + result.win_kind], points: result.points };
   return fmt(result.you_won ? texts.you_won : texts.they_won, values);
 }
 
@@ -239,7 +228,7 @@ function statusText() {
     return state.you.is_host ? texts.ready_host : fmt(texts.ready_guest, { name: opponent() });
   }
   if (game && game.result) {
-    return resultText(game.result, game.position) + " " + texts.play_again_hint;
+    return resultText(game.result) + " " + texts.play_again_hint;
   }
   if (!myTurn()) return fmt(texts.their_turn, { name: opponent() });
   if (selected !== null) {
@@ -278,10 +267,10 @@ function render() {
   $("#news").textContent = newsText();
   const game = state.game;
   const turn = game && game.turn;
-  $('[data-test="start"]').hidden = !(state.state === "ready" && state.you.is_host && !game);
+  $('[data-test="start"]').hidden = !state.can_start;
   $('[data-test="undo"]').hidden = !(myTurn() && turn.can_undo);
-  $('[data-test="play-again"]').hidden = state.state !== "between_games";
-  $('[data-test="resign"]').hidden = !(state.state === "playing" && game && !game.result);
+  $('[data-test="play-again"]').hidden = !state.can_play_again;
+  $('[data-test="resign"]').hidden = !state.can_resign;
   $('[data-test="leave"]').hidden = state.state === "closed";
   $("#invite").hidden = !state.seats.some((s) => s.free);
   $("#score").hidden = !game;
@@ -320,7 +309,7 @@ function accept(next) {
   if (!game) return;
   const oldGame = before.game;
   if (game.result && !(oldGame && oldGame.number === game.number && oldGame.result)) {
-    announce(resultText(game.result, game.position));
+    announce(resultText(game.result));
   } else if (before.version !== next.version && !(oldGame && oldGame.turn && oldGame.turn.yours)) {
     announce(newsText() + " " + statusText());
   }
