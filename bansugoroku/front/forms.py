@@ -57,6 +57,7 @@ OPPONENTS = [
     ("friend", _("A friend")),
     ("easy", _("The CPU, Easy")),
     ("normal", _("The CPU, Normal")),
+    ("hard", _("The CPU, Hard")),
 ]
 
 FINISH = [

@@ -42,7 +42,8 @@ def seat_name(table: Table, seat: int, me: int) -> str:
 
 def cpu_name(level: str) -> str:
     """The CPU with its level, as a seat's name."""
-    return _("CPU (%(level)s)") % {"level": _("easy") if level == "easy" else _("normal")}
+    levels = {"easy": _("easy"), "normal": _("normal"), "hard": _("hard")}
+    return _("CPU (%(level)s)") % {"level": levels[level]}
 
 
 def position_text(position: shapes.Position) -> str:

@@ -13,6 +13,7 @@ from engine.names import point_name
 TABLE_TEXTS: dict[str, Promise] = {
     "cpu_easy": _("CPU (Easy)"),
     "cpu_normal": _("CPU (Normal)"),
+    "cpu_hard": _("CPU (Hard)"),
     "nobody_yet": _("(free seat)"),
     "waiting": _("Waiting for a second player: send them the invitation link below."),
     "ready_host": _("Both seats are taken: start the game when you are ready."),

@@ -37,6 +37,7 @@ class Player(models.Model):
 class CpuLevel(models.TextChoices):
     EASY = "easy"
     NORMAL = "normal"
+    HARD = "hard"
 
 
 class TableState(models.TextChoices):

@@ -261,13 +261,16 @@ def test_dice_that_do_not_match_the_seed_are_flagged(played):
     assert 'data-test="dice-check">✗' in html
 
 
-def test_a_cpu_opponent_is_named_by_its_level(host):
-    created = host.post("tables", {"opponent": "cpu", "cpu_level": "easy"})
+@pytest.mark.parametrize(
+    ("level", "german"), [("easy", "leicht"), ("normal", "normal"), ("hard", "schwer")]
+)
+def test_a_cpu_opponent_is_named_by_its_level(host, level, german):
+    created = host.post("tables", {"opponent": "cpu", "cpu_level": level})
     assert created.status == 201, created.body
     client = browser(host.token)
-    assert "against CPU (easy)" in page(client, "/me/tables")
+    assert f"against CPU ({level})" in page(client, "/me/tables")
     client.cookies["django_language"] = "de"
-    assert "gegen CPU (leicht)" in page(client, "/me/tables")
+    assert f"gegen CPU ({german})" in page(client, "/me/tables")
 
 
 def test_a_games_history_page_costs_five_queries(played, django_assert_num_queries):

@@ -33,13 +33,14 @@ def a_table(host_name: str = "Aiko") -> tuple[Table, str]:
     return services.table_create(host=host, rules=Rules()).table, token
 
 
-def test_the_first_form_makes_a_player_and_remembers_it(client):
-    answer = client.post("/new", NEW_TABLE | {"opponent": "easy", "finish": "bear_off"})
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_the_first_form_makes_a_player_and_remembers_it(client, level):
+    answer = client.post("/new", NEW_TABLE | {"opponent": level, "finish": "bear_off"})
     assert answer.status_code == 302
     code = answer["Location"].removeprefix("/tables/")
     table = Table.objects.get(code=code)
     assert table.host.name == "Aiko" and table.finish == "bear_off"
-    assert table.seats.get(number=1).cpu == "easy"
+    assert table.seats.get(number=1).cpu == level
     cookie = answer.cookies[COOKIE]
     assert cookie["httponly"] and cookie["samesite"] == "Lax"
     page = client.get(answer["Location"])
@@ -147,7 +148,7 @@ def test_the_invitation_offers_the_right_thing(client):
 def test_every_sentence_the_script_uses_is_handed_to_it():
     script = (Path(__file__).parents[2] / "bansugoroku/front/static/front/table.js").read_text()
     used = set(re.findall(r"texts\.(\w+)", script)) | set(re.findall(r'texts\["(\w+)"', script))
-    used = used - {"cpu_"} | {f"cpu_{level}" for level in ("easy", "normal")}
+    used = used - {"cpu_"} | {f"cpu_{level}" for level in ("easy", "normal", "hard")}
     assert used - set(TABLE_TEXTS) == set()
     assert set(TABLE_TEXTS) - used == set(), "no sentence the script never shows"
     assert point_labels()[0] == "In 1" and point_labels()[23] == "their In 1"
