@@ -9,8 +9,9 @@ the periodic recovery of the CPU's turns. Tasks are sent by name, so the domain 
 not import the task module that sits above it.
 
 The readers register themselves by name (`add_reader`, from their app's `ready`): the CPU's
-turn here (`cpu_turns`), the notices in `notifications`, live updates later. So the
-games import none of them, and a new reader changes nothing here.
+turn and the review of a finished game here (`cpu_turns`, `game_reviews`), the notices in
+`notifications`, live updates later. So the games import none of them, and a new reader
+changes nothing here.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from bansugoroku.games.models import Event, EventKind, Seat
 DELIVER = "games.deliver_events"
 DELIVER_MANY = "games.deliver_events_of_tables"
 CPU_TURN = "games.cpu_turn"
+REVIEW = "games.review_game"
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +71,16 @@ def cpu_turns(table_id: int, events: Sequence[Event]) -> None:
             transaction.on_commit(functools.partial(queue_cpu_turn, *args))
 
 
+def game_reviews(table_id: int, events: Sequence[Event]) -> None:
+    """The reader that reviews finished games: the end of a game (`game_ended`, or a
+    `table_closed` that abandoned one) queues its review once the delivery commits
+    (which does nothing once the review is stored)."""
+    for event in events:
+        ends = event.kind == EventKind.GAME_ENDED or event.kind == EventKind.TABLE_CLOSED
+        if ends and event.game_id is not None:
+            transaction.on_commit(functools.partial(queue_review, event.game_id))
+
+
 def hand_on_after_commit(table_id: int, events: Sequence[Event]) -> None:
     if events:
         first, last = events[0].sequence, events[-1].sequence
@@ -96,6 +108,12 @@ def queue_cpu_turn(code: str, game: int, turn: int) -> None:
     raises, since the recovery queues again a turn that waits too long."""
     lost = "the CPU's turn %s of game %s at table %s waits for the recovery"
     send_quietly(CPU_TURN, (code, game, turn), lost, turn, game, code)
+
+
+def queue_review(game_id: int) -> None:
+    """Queue the review of a finished game; never raises. A review lost with the broker
+    is not queued again: the game's history shows none."""
+    send_quietly(REVIEW, (game_id,), "the review of game %s is lost", game_id)
 
 
 def send_quietly(task: str, args: tuple[Any, ...], lost: str, *lost_args: Any) -> None:

@@ -16,10 +16,27 @@ from notifications.tasks import outbox_notices
 pytestmark = pytest.mark.django_db
 
 
-def test_the_apps_register_the_cpus_turn_and_the_notices_once_each():
-    assert outbox.readers() == (outbox.cpu_turns, outbox_notices)
+def test_the_apps_register_the_cpus_turn_the_reviews_and_the_notices_once_each():
+    registered = (outbox.cpu_turns, outbox.game_reviews, outbox_notices)
+    assert outbox.readers() == registered
     outbox.add_reader("notifications.tasks.outbox_notices")
-    assert outbox.readers() == (outbox.cpu_turns, outbox_notices)
+    assert outbox.readers() == registered
+
+
+def test_the_end_of_a_game_queues_its_review_after_the_commit(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    queued: list[int] = []
+    monkeypatch.setattr(outbox, "queue_review", queued.append)
+    host, guest = (services.player_create(name=name)[0] for name in ("Ann", "Ben"))
+    table = services.table_create(host=host, rules=Rules()).table
+    version = services.table_join(player=guest, code=table.code).table.version
+    started = services.table_start(player=host, code=table.code, version=version).table
+    services.game_resign(player=guest, code=table.code, version=started.version)
+    events = list(Event.objects.filter(table=table))
+    with django_capture_on_commit_callbacks(execute=True):
+        outbox.game_reviews(table.pk, events)
+    assert queued == [started.current_game_id], "game_ended, and nothing else"
 
 
 read: list[tuple[int, list[str], int]] = []
