@@ -122,8 +122,10 @@ class ReviewView(APIView):
         description="Each play of the game's people with what it was worth in Hard's "
         "estimate, how much less than Hard's own play (whose moves and position are shown "
         "beside it), the worst few marked. A worker computes it once when the game ends. "
-        "404 `table_not_found` or `game_not_found`; 409 `game_in_progress` while the game "
-        "is played, 409 `review_pending` (with Retry-After) until the worker stored it.",
+        "404 `table_not_found` or `game_not_found`, or `review_not_found` for a game "
+        "abandoned when its table stood idle, which is never reviewed; 409 "
+        "`game_in_progress` while the game is played, 409 `review_pending` (with "
+        "Retry-After) until the worker stored it.",
     )
     def get(self, request: Request, code: str, number: int) -> Response:
         player = player_of(request)

@@ -21,7 +21,7 @@ from bansugoroku.front import board
 from bansugoroku.front.identity import current_player
 from bansugoroku.front.names import points_won, position_text, seat_name, win_name
 from bansugoroku.games import history, shapes
-from bansugoroku.games.errors import GameNotFound, ReviewPending, TableNotFound
+from bansugoroku.games.errors import GameNotFound, NoReview, ReviewPending, TableNotFound
 from bansugoroku.games.models import Game, Player, Table
 from bansugoroku.games.selectors import position_json, table_for_player
 from bansugoroku.games.store import seat_of
@@ -98,14 +98,16 @@ def game(request: HttpRequest, code: str, number: int) -> HttpResponse:
     return render(request, "front/game.html", context)
 
 
-def _review(found: Game, player: Player, colors: tuple[int, int]) -> dict[str, Any]:
+def _review(found: Game, player: Player, colors: tuple[int, int]) -> dict[str, Any] | None:
     """Each person's plays with their loss against Hard, grouped by seat; the marked ones
     with both boards, the play made and Hard's, drawn side by side. `pending` until the
-    worker has stored the review."""
+    worker has stored the review; none for a game never reviewed."""
     try:
         review = history.game_review(found, player)
     except ReviewPending:
         return {"pending": True}
+    except NoReview:
+        return None
     table, me = found.table, colors[0]
     seats = [
         {

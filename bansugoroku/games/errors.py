@@ -82,6 +82,12 @@ class ReviewPending(ServiceError):
     retry_after = 5
 
 
+class NoReview(ServiceError):
+    """A game the idle close abandoned: it is never reviewed (`outbox.game_reviews`)."""
+
+    status, code, title = 404, "review_not_found", "This game has no review"
+
+
 class TooManyOpenTables(ServiceError):
     """The player hosts OPEN_TABLES_MAX tables that wait for an opponent already."""
 

@@ -12,8 +12,16 @@ from __future__ import annotations
 from django.db.models import Count
 
 from bansugoroku.games import shapes
-from bansugoroku.games.errors import GameInProgress, GameNotFound, ReviewPending
-from bansugoroku.games.models import SEAT_COLORS, Game, GameReview, Player, Table, Turn
+from bansugoroku.games.errors import GameInProgress, GameNotFound, NoReview, ReviewPending
+from bansugoroku.games.models import (
+    SEAT_COLORS,
+    Game,
+    GameReview,
+    GameState,
+    Player,
+    Table,
+    Turn,
+)
 from bansugoroku.games.payloads import HardPlay, ReviewedPlay
 from bansugoroku.games.selectors import dice_name, position_json, table_for_player
 from bansugoroku.games.store import seat_of
@@ -101,10 +109,13 @@ def dice_verification(game: Game) -> shapes.DiceVerification:
 
 def game_review(game: Game, player: Player) -> shapes.GameReview:
     """The game's plays beside Hard's, seen from the side of `player`, who sits at its
-    table; GameInProgress while it is played, ReviewPending until the worker stored it."""
+    table; GameInProgress while it is played, ReviewPending until the worker stored it,
+    NoReview for a game the idle close abandoned, which is never reviewed."""
     if not game.is_over:
         raise GameInProgress("a game is reviewed once it is over")
     found = GameReview.objects.filter(game=game).first()
+    if found is None and game.state == GameState.ABANDONED and game.table.closed_reason == "idle":
+        raise NoReview("the game was abandoned when its table stood idle: it has no review")
     if found is None:
         raise ReviewPending("the game is being reviewed: ask again in a few seconds")
     me = seat_of(game.table, player).side

@@ -72,12 +72,14 @@ def cpu_turns(table_id: int, events: Sequence[Event]) -> None:
 
 
 def game_reviews(table_id: int, events: Sequence[Event]) -> None:
-    """The reader that reviews finished games: the end of a game (`game_ended`, or a
-    `table_closed` that abandoned one) queues its review once the delivery commits
-    (which does nothing once the review is stored)."""
+    """The reader that reviews finished games: the end of a game (`game_ended`, or the
+    `table_closed` of a player who left one) queues its review once the delivery commits
+    (which does nothing once the review is stored). The games the idle close abandons
+    are not reviewed: nobody played them for weeks, and a sweep closes a thousand
+    tables at once, whose reviews would hold up the CPU's turns for minutes."""
     for event in events:
-        ends = event.kind == EventKind.GAME_ENDED or event.kind == EventKind.TABLE_CLOSED
-        if ends and event.game_id is not None:
+        left = event.kind == EventKind.TABLE_CLOSED and event.payload.get("reason") == "left"
+        if (event.kind == EventKind.GAME_ENDED or left) and event.game_id is not None:
             transaction.on_commit(functools.partial(queue_review, event.game_id))
 
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from bansugoroku.games import reviews
+from datetime import timedelta
+
+from django.utils import timezone
+
+from bansugoroku.games import idle, reviews
 from bansugoroku.games.models import Game, GameReview
 from engine.notation import parse_position_id
 from engine.side import Side
@@ -43,6 +47,12 @@ def test_a_review_not_stored_yet_is_409_review_pending(played, finished):
     assert answer.status == 409 and answer.body["code"] == "review_pending"
     assert answer.headers["Retry-After"] == "5"
     assert answer.headers["Content-Type"] == "application/problem+json"
+
+
+def test_a_game_the_idle_close_abandoned_is_404_review_not_found(host, table, settings):
+    assert idle.sweep(now=timezone.now() + timedelta(days=settings.IDLE_CLOSE_DAYS + 1)).closed
+    answer = host.get(f"tables/{table}/games/1/review")
+    assert answer.status == 404 and answer.body["code"] == "review_not_found"
 
 
 def test_a_game_still_played_has_no_review(host, table):
