@@ -212,6 +212,8 @@ class Game(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="one_game_number_per_table")
         ]
+        # The recovery of lost reviews reads the day's ended games (games.reviews).
+        indexes = [models.Index(fields=["ended_at"], name="game_ended_at")]
 
     def __str__(self) -> str:
         return f"{self.table.code} game {self.number}"

@@ -113,9 +113,9 @@ def queue_cpu_turn(code: str, game: int, turn: int) -> None:
 
 
 def queue_review(game_id: int) -> None:
-    """Queue the review of a finished game; never raises. A review lost with the broker
-    is not queued again: the game's history shows none."""
-    send_quietly(REVIEW, (game_id,), "the review of game %s is lost", game_id)
+    """Queue the review of a finished game; never raises, since the recovery of lost
+    reviews (`games.recover_reviews`) queues it again."""
+    send_quietly(REVIEW, (game_id,), "the review of game %s waits for the recovery", game_id)
 
 
 def send_quietly(task: str, args: tuple[Any, ...], lost: str, *lost_args: Any) -> None:

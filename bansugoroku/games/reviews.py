@@ -10,8 +10,9 @@ and computes nothing, and two at once store one (the row's key is the game).
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
 
-from bansugoroku.games.models import Game, GameReview
+from bansugoroku.games.models import Game, GameReview, GameState
 from bansugoroku.games.payloads import ReviewedPlay
 from engine.notation import format_play, parse_position_id, position_id
 from engine.plays import apply_moves
@@ -23,6 +24,10 @@ log = logging.getLogger(__name__)
 
 DIGITS = 3
 """Equities are kept to a thousandth of a point."""
+RETRY_AFTER = timedelta(minutes=10)
+"""A game over for this long without a review lost its message (`lost_reviews`)."""
+RETRY_WITHIN = timedelta(days=1)
+"""...unless it ended longer ago than this: the recovery reads a day of games at most."""
 
 
 def store_review(game_id: int) -> bool:
@@ -37,6 +42,18 @@ def store_review(game_id: int) -> bool:
     if created:
         log.info("%s reviewed", game)
     return created
+
+
+def lost_reviews(now: datetime) -> list[int]:
+    """The games that ended between RETRY_WITHIN and RETRY_AFTER before `now` without a
+    review, but those the idle close abandoned: their review's message was lost, with
+    the broker down when the game's end was delivered, or with the worker killed while
+    reviewing (Celery acknowledges a message before running its task). An index on
+    `ended_at` keeps this to the day's ended games."""
+    lost = Game.objects.filter(
+        ended_at__gte=now - RETRY_WITHIN, ended_at__lt=now - RETRY_AFTER, review__isnull=True
+    ).exclude(state=GameState.ABANDONED, table__closed_reason="idle")
+    return list(lost.values_list("pk", flat=True))
 
 
 def review(game: Game) -> list[ReviewedPlay]:

@@ -34,6 +34,7 @@ from bansugoroku.games.outbox import (
     REVIEW,
     hand_on,
     queue_cpu_turn,
+    queue_review,
     readers,
 )
 
@@ -82,6 +83,18 @@ def review_game(game_id: int) -> bool:
     """Review a finished game and store it (`reviews.store_review`); False when it was
     stored already, so a second delivery of the game's end costs one query."""
     return reviews.store_review(game_id)
+
+
+@shared_task(name="games.recover_reviews", ignore_result=True)
+def recover_reviews() -> int:
+    """Queue again the reviews whose message was lost (`reviews.lost_reviews`), every
+    RETRY_AFTER (beat); returns how many were queued. A review queued twice is stored
+    once."""
+    lost = reviews.lost_reviews(timezone.now())
+    for game_id in lost:
+        log.warning("the review of game %s waited too long: queued again", game_id)
+        queue_review(game_id)
+    return len(lost)
 
 
 @shared_task(name="games.recover_cpu_turns", ignore_result=True)

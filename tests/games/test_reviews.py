@@ -7,14 +7,18 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
+import time_machine
 from celery.signals import task_postrun
+from django.utils import timezone
 
 from bansugoroku.celery import app
-from bansugoroku.games import reviews, services
+from bansugoroku.games import idle, reviews, services
 from bansugoroku.games.models import Event, EventKind, Game, GameReview, Turn
 from bansugoroku.games.outbox import REVIEW, hand_on
+from bansugoroku.games.tasks import recover_reviews
 from engine.notation import parse_position_id
 from engine.plays import apply_moves
 from engine.position import Position
@@ -92,6 +96,38 @@ def test_a_game_abandoned_when_its_table_closed_is_reviewed_too(db):
     assert closed.game_id == game.pk, "the event its review is queued from"
     assert reviews.store_review(game.pk)
     assert GameReview.objects.get(game=game).plays == []
+
+
+def test_the_recovery_queues_a_review_only_once_its_message_is_surely_lost(db):
+    game = finished_game_between_people()
+    assert recover_reviews() == 0, "its message may be on its way still"
+    with time_machine.travel(game.ended_at + reviews.RETRY_AFTER + timedelta(seconds=1)):
+        assert reviews.lost_reviews(timezone.now()) == [game.pk]
+        assert recover_reviews() == 1
+        reviews.store_review(game.pk)
+        assert recover_reviews() == 0, "stored: nothing is lost"
+    GameReview.objects.filter(game=game).delete()
+    with time_machine.travel(game.ended_at + reviews.RETRY_WITHIN + timedelta(seconds=1)):
+        assert recover_reviews() == 0, "older than a day: not looked for"
+
+
+def test_beat_runs_the_recovery_as_often_as_a_review_counts_as_lost(settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["recover-reviews"]
+    assert entry == {
+        "task": "games.recover_reviews",
+        "schedule": reviews.RETRY_AFTER.total_seconds(),
+    }
+    app.loader.import_default_modules()
+    assert "games.recover_reviews" in app.tasks
+
+
+def test_the_recovery_leaves_the_games_the_idle_close_abandoned(db, settings):
+    table = TableFactory(cpu="easy")
+    services.table_start(player=table.host, code=table.code, version=table.version)
+    closed_at = timezone.now() + timedelta(days=settings.IDLE_CLOSE_DAYS + 1)
+    assert idle.sweep(now=closed_at).closed == 1
+    with time_machine.travel(closed_at + reviews.RETRY_AFTER * 2):
+        assert reviews.lost_reviews(timezone.now()) == []
 
 
 @pytest.fixture
