@@ -473,6 +473,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.recover_cpu_turns",
         "schedule": CPU_TURN_RETRY_AFTER.total_seconds(),
     },
+    # A finished game's review lost on its way (games/reviews.py, RETRY_AFTER).
+    "recover-reviews": {"task": "games.recover_reviews", "schedule": 600.0},
     "notices-due": {"task": "notifications.send_due", "schedule": 60.0},
     "close-idle-tables": {"task": "games.close_idle_tables", "schedule": 3600.0},
     # What the data page promises: old tables and unused players deleted (retention.py).

@@ -44,6 +44,7 @@ FREE_SEAT = _("(free seat)")
 _CPU_LEVELS: dict[str, Promise] = {
     CpuLevel.EASY: _("Easy"),
     CpuLevel.NORMAL: _("Normal"),
+    CpuLevel.HARD: _("Hard"),
 }
 """Each `CpuLevel`'s name, the one place a level is named."""
 

@@ -50,14 +50,32 @@ def hard_play(
     winning = max(outcomes, key=lambda o: o.points)
     if winning.points or len(outcomes) == 1:
         return Play(winning.moves, winning.points)
-    off = position.off[1]
-    _, values = play_values(outcomes, off, rules, net)
-    chosen = int(np.argmax(values))
-    if lookahead:
-        candidates = np.argsort(-values)[:CANDIDATES]
-        ahead = [reply_value(outcomes[i], off, rules, net) for i in candidates]
-        chosen = int(candidates[int(np.argmax(ahead))])
+    values, compared = estimates(outcomes, position.off[1], rules, net, lookahead=lookahead)
+    chosen = max(compared, key=lambda i: values[i])
     return Play(outcomes[chosen].moves, 0)
+
+
+def estimates(
+    outcomes: Sequence[Outcome],
+    opponent_off: int,
+    rules: Rules,
+    net: Net,
+    *,
+    lookahead: bool = True,
+    also: Sequence[int] = (),
+) -> tuple[Array, list[int]]:
+    """What each play is worth to its mover in Hard's estimate, and the plays Hard
+    chooses among (the first of equal ones wins). Every play has the network's first
+    estimate; with the lookahead, the plays it likes best (CANDIDATES) are the ones
+    compared, and they and the plays in `also` (a game review's played one) have the
+    average after the opponent's best reply instead."""
+    _, values = play_values(outcomes, opponent_off, rules, net)
+    if not lookahead:
+        return values, list(range(len(outcomes)))
+    compared = [int(i) for i in np.argsort(-values)[:CANDIDATES]]
+    for i in {*compared, *also}:
+        values[i] = reply_value(outcomes[i], opponent_off, rules, net)
+    return values, compared
 
 
 def play_values(

@@ -37,7 +37,7 @@ class PlayerFactory(factory.django.DjangoModelFactory[Player]):
 
 class TableFactory(factory.django.DjangoModelFactory[Table]):
     """A table made by `services.table_create`: the host's, with the second seat free or,
-    with `cpu="easy"` or `"normal"`, the CPU's (`TableFactory(cpu="normal")`)."""
+    with `cpu="easy"`, `"normal"` or `"hard"`, the CPU's (`TableFactory(cpu="normal")`)."""
 
     class Meta:
         model = Table

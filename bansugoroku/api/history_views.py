@@ -1,4 +1,5 @@
-"""The history of a table's games: the list, one game's turns, exports and the dice check.
+"""The history of a table's games: the list, one game's turns, exports, the dice check
+and the review.
 
 Only the players seated at the table may read them; each view asks one function of
 `bansugoroku.games.history` or `bansugoroku.games.exports` and answers what it returns.
@@ -110,3 +111,23 @@ class DiceView(APIView):
     def get(self, request: Request, code: str, number: int) -> Response:
         game = history.game_for_player(code=code, player=player_of(request), number=number)
         return private(Response(history.dice_verification(game)))
+
+
+class ReviewView(APIView):
+    @extend_schema(
+        operation_id="games_review",
+        parameters=[CODE, NUMBER],
+        responses={200: component(shapes.GameReviewJson)} | problems(404, 409),
+        summary="A finished game's plays beside the CPU's Hard level",
+        description="Each play of the game's people with what it was worth in Hard's "
+        "estimate, how much less than Hard's own play (whose moves and position are shown "
+        "beside it), the worst few marked. A worker computes it once when the game ends. "
+        "404 `table_not_found` or `game_not_found`, or `review_not_found` for a game "
+        "abandoned when its table stood idle, which is never reviewed; 409 "
+        "`game_in_progress` while the game is played, 409 `review_pending` (with "
+        "Retry-After) until the worker stored it.",
+    )
+    def get(self, request: Request, code: str, number: int) -> Response:
+        player = player_of(request)
+        game = history.game_for_player(code=code, player=player, number=number)
+        return private(Response(history.game_review(game, player)))

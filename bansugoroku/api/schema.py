@@ -31,6 +31,7 @@ from engine.turn import Reason
 _FIELDS: dict[Any, type[serializers.Field[Any, Any, Any, Any]]] = {
     str: serializers.CharField,
     int: serializers.IntegerField,
+    float: serializers.FloatField,
     bool: serializers.BooleanField,
     "date-time": serializers.DateTimeField,
     "uri": serializers.URLField,

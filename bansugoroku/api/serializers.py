@@ -157,7 +157,7 @@ class TableCreateSerializer(StrictSerializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["opponent"] == "cpu" and "cpu_level" not in attrs:
-            raise serializers.ValidationError({"cpu_level": ["choose easy or normal"]})
+            raise serializers.ValidationError({"cpu_level": ["choose easy, normal or hard"]})
         if attrs["opponent"] == "friend" and "cpu_level" in attrs:
             raise serializers.ValidationError({"cpu_level": ["only for a CPU opponent"]})
         return attrs

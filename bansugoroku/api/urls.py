@@ -34,6 +34,11 @@ urlpatterns = [
         name="game-export-mat",
     ),
     path(f"{CODE}/games/<int:number>/dice", history_views.DiceView.as_view(), name="game-dice"),
+    path(
+        f"{CODE}/games/<int:number>/review",
+        history_views.ReviewView.as_view(),
+        name="game-review",
+    ),
     path("push/vapid-public-key", push_views.VapidKeyView.as_view(), name="vapid-public-key"),
     path(
         "players/me/push-subscriptions",

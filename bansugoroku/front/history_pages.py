@@ -1,4 +1,5 @@
-"""The pages of a table's past: its games, and one game turn by turn with a replay.
+"""The pages of a table's past: its games, and one game turn by turn with a replay and,
+once it is over, its review.
 
 Only the table's players see them, and a stranger gets the same 404 as for a table that
 does not exist, as in the API, so codes can't be found by trying. The pages read what
@@ -19,8 +20,8 @@ from django.views.decorators.http import require_safe
 from bansugoroku.front import board
 from bansugoroku.front.identity import current_player
 from bansugoroku.games import history, shapes
-from bansugoroku.games.errors import GameNotFound, TableNotFound
-from bansugoroku.games.models import Player, Table
+from bansugoroku.games.errors import GameNotFound, NoReview, ReviewPending, TableNotFound
+from bansugoroku.games.models import Game, Player, Table
 from bansugoroku.games.selectors import position_json, table_for_player
 from bansugoroku.games.store import seat_of
 from bansugoroku.vocabulary import WIN_NAMES, points_won, position_text, seat_name
@@ -93,8 +94,42 @@ def game(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "last": frames[-1],
         "board": board.board(end["points"], end["bar"], end["off"], colors),
         "dice": history.dice_verification(found) if found.is_over else None,
+        "review": _review(found, player, colors) if found.is_over else None,
     }
     return render(request, "front/game.html", context)
+
+
+def _review(found: Game, player: Player, colors: tuple[int, int]) -> dict[str, Any] | None:
+    """Each person's plays with their loss against Hard, grouped by seat; the marked ones
+    with both boards, the play made and Hard's, drawn side by side. `pending` until the
+    worker has stored the review; none for a game never reviewed."""
+    try:
+        review = history.game_review(found, player)
+    except ReviewPending:
+        return {"pending": True}
+    except NoReview:
+        return None
+    table, me = found.table, colors[0]
+    seats = [
+        {
+            "who": seat_name(table, seat, me),
+            "plays": [_reviewed(play, colors) for play in review["plays"] if play["seat"] == seat],
+        }
+        for seat in sorted({play["seat"] for play in review["plays"]})
+    ]
+    return {"pending": False, "seats": seats, "marked_loss": review["marked_loss"]}
+
+
+def _reviewed(play: shapes.ReviewedPlay, colors: tuple[int, int]) -> dict[str, Any]:
+    row: dict[str, Any] = dict(play)
+    if play["marked"]:
+        for key, position in (
+            ("board", play["position_after"]),
+            ("hard_board", play["best"]["position_after"]),
+        ):
+            row[key] = board.board(position["points"], position["bar"], position["off"], colors)
+            row[key + "_text"] = position_text(position)
+    return row
 
 
 def _frame(title: str, position: shapes.PositionJson, colors: tuple[int, int]) -> dict[str, Any]:

@@ -12,3 +12,4 @@ class GamesConfig(AppConfig):
         from bansugoroku.games import outbox
 
         outbox.add_reader("bansugoroku.games.outbox.cpu_turns")
+        outbox.add_reader("bansugoroku.games.outbox.game_reviews")

@@ -78,6 +78,20 @@ class GameInProgress(ServiceError):
     status, code, title = 409, "game_in_progress", "The game is still being played"
 
 
+class ReviewPending(ServiceError):
+    """The game is over but the worker has not stored its review yet: a conflict with the
+    game's state that passes, as `game_in_progress` does, so a client asks again."""
+
+    status, code, title = 409, "review_pending", "The game's review is not ready yet"
+    retry_after = 5
+
+
+class NoReview(ServiceError):
+    """A game the idle close abandoned: it is never reviewed (`outbox.game_reviews`)."""
+
+    status, code, title = 404, "review_not_found", "This game has no review"
+
+
 class TooManyOpenTables(ServiceError):
     """The player hosts OPEN_TABLES_MAX tables that wait for an opponent already."""
 

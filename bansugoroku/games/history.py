@@ -1,5 +1,6 @@
-"""Reads of finished and running games: the games at a table, one game's turns and the
-check of its dice. Its exports to download are in `bansugoroku.games.exports`.
+"""Reads of finished and running games: the games at a table, one game's turns, the
+check of its dice and its review. Its exports to download are in
+`bansugoroku.games.exports`.
 
 Every read is for a seated player (`bansugoroku.games.selectors.table_for_player`
 decides). A game's seed stays secret while the game is playing: only its SHA-256 is
@@ -11,8 +12,17 @@ from __future__ import annotations
 from django.db.models import Count
 
 from bansugoroku.games import shapes
-from bansugoroku.games.errors import GameInProgress, GameNotFound
-from bansugoroku.games.models import SEAT_COLORS, Game, Player, Table, Turn
+from bansugoroku.games.errors import GameInProgress, GameNotFound, NoReview, ReviewPending
+from bansugoroku.games.models import (
+    SEAT_COLORS,
+    Game,
+    GameReview,
+    GameState,
+    Player,
+    Table,
+    Turn,
+)
+from bansugoroku.games.payloads import HardPlay, ReviewedPlay
 from bansugoroku.games.selectors import dice_name, position_json, table_for_player
 from bansugoroku.games.store import seat_of
 from engine.dice import derived_dice, seed_commitment
@@ -94,6 +104,53 @@ def dice_verification(game: Game) -> shapes.DiceVerification:
         "recipe": RECIPE,
         "rolls": rolls,
         "all_match": commitment and before and all(roll["matches"] for roll in rolls),
+    }
+
+
+def game_review(game: Game, player: Player) -> shapes.GameReviewJson:
+    """The game's plays beside Hard's, seen from the side of `player`, who sits at its
+    table; GameInProgress while it is played, ReviewPending until the worker stored it,
+    NoReview for a game the idle close abandoned, which is never reviewed."""
+    if not game.is_over:
+        raise GameInProgress("a game is reviewed once it is over")
+    found = GameReview.objects.filter(game=game).first()
+    if found is None and game.state == GameState.ABANDONED and game.table.closed_reason == "idle":
+        raise NoReview("the game was abandoned when its table stood idle: it has no review")
+    if found is None:
+        raise ReviewPending("the game is being reviewed: ask again in a few seconds")
+    me = seat_of(game.table, player).side
+    return {
+        "table": game.table.code,
+        "game": game.number,
+        "reviewed_at": found.created_at.isoformat(),
+        "marked_loss": GameReview.MARK_LOSS,
+        "plays": [_reviewed(play, me) for play in found.plays],
+    }
+
+
+def _reviewed(play: ReviewedPlay, me: Side) -> shapes.ReviewedPlay:
+    mover = Side(play["seat"])
+    return {
+        "turn": play["turn"],
+        "seat": play["seat"],
+        "color": SEAT_COLORS[play["seat"]],
+        "dice": play["dice"],
+        "moves": [list(move) for move in me.sees_moves(mover, play["moves"])],
+        "notation": play["notation"],
+        "position_after": position_json(me.sees(parse_position_id(play["position_after"]))),
+        "equity": play["equity"],
+        "loss": play["loss"],
+        "marked": play["marked"],
+        "best": _hard(play["best"], mover, me),
+    }
+
+
+def _hard(play: HardPlay, mover: Side, me: Side) -> shapes.HardPlay:
+    return {
+        "moves": [list(move) for move in me.sees_moves(mover, play["moves"])],
+        "notation": play["notation"],
+        "equity": play["equity"],
+        "position_after": position_json(me.sees(parse_position_id(play["position_after"]))),
     }
 
 

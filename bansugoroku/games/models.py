@@ -37,6 +37,7 @@ class Player(models.Model):
 class CpuLevel(models.TextChoices):
     EASY = "easy"
     NORMAL = "normal"
+    HARD = "hard"
 
 
 class TableState(models.TextChoices):
@@ -227,6 +228,8 @@ class Game(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="one_game_number_per_table")
         ]
+        # The recovery of lost reviews reads the day's ended games (games.reviews).
+        indexes = [models.Index(fields=["ended_at"], name="game_ended_at")]
 
     def __str__(self) -> str:
         return f"{self.table.code} game {self.number}"
@@ -269,6 +272,27 @@ class Turn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} turn {self.number}"
+
+
+class GameReview(models.Model):
+    """How each play of a finished game's people compares with the CPU's Hard level:
+    computed once by the worker when the game ends (`games.reviews`), then only read."""
+
+    game = models.OneToOneField(
+        Game, primary_key=True, on_delete=models.CASCADE, related_name="review"
+    )
+    plays = models.JSONField()
+    """Each reviewed play in turn order, as `payloads.ReviewedPlay`."""
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    MARKED = 3
+    """At most this many plays of each person are marked as their worst..."""
+    MARK_LOSS = 0.08
+    """...each losing at least this much equity: what backgammon's analysers call an
+    error (8% of a point); below it lies the network's own noise."""
+
+    def __str__(self) -> str:
+        return f"review of {self.game_id}"
 
 
 class EventKind(models.TextChoices):

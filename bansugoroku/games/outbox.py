@@ -9,8 +9,9 @@ the periodic recovery of the CPU's turns. Tasks are sent by name, so the domain 
 not import the task module that sits above it.
 
 The readers register themselves by name (`add_reader`, from their app's `ready`): the CPU's
-turn here (`cpu_turns`), the notices in `notifications`, live updates later. So the
-games import none of them, and a new reader changes nothing here.
+turn and the review of a finished game here (`cpu_turns`, `game_reviews`), the notices in
+`notifications`, live updates later. So the games import none of them, and a new reader
+changes nothing here.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from bansugoroku.games.models import Event, EventKind, Seat
 DELIVER = "games.deliver_events"
 DELIVER_MANY = "games.deliver_events_of_tables"
 CPU_TURN = "games.cpu_turn"
+REVIEW = "games.review_game"
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +71,18 @@ def cpu_turns(table_id: int, events: Sequence[Event]) -> None:
             transaction.on_commit(functools.partial(queue_cpu_turn, *args))
 
 
+def game_reviews(table_id: int, events: Sequence[Event]) -> None:
+    """The reader that reviews finished games: the end of a game (`game_ended`, or the
+    `table_closed` of a player who left one) queues its review once the delivery commits
+    (which does nothing once the review is stored). The games the idle close abandons
+    are not reviewed: nobody played them for weeks, and a sweep closes a thousand
+    tables at once, whose reviews would hold up the CPU's turns for minutes."""
+    for event in events:
+        left = event.kind == EventKind.TABLE_CLOSED and event.payload.get("reason") == "left"
+        if (event.kind == EventKind.GAME_ENDED or left) and event.game_id is not None:
+            transaction.on_commit(functools.partial(queue_review, event.game_id))
+
+
 def hand_on_after_commit(table_id: int, events: Sequence[Event]) -> None:
     if events:
         first, last = events[0].sequence, events[-1].sequence
@@ -96,6 +110,12 @@ def queue_cpu_turn(code: str, game: int, turn: int) -> None:
     raises, since the recovery queues again a turn that waits too long."""
     lost = "the CPU's turn %s of game %s at table %s waits for the recovery"
     send_quietly(CPU_TURN, (code, game, turn), lost, turn, game, code)
+
+
+def queue_review(game_id: int) -> None:
+    """Queue the review of a finished game; never raises, since the recovery of lost
+    reviews (`games.recover_reviews`) queues it again."""
+    send_quietly(REVIEW, (game_id,), "the review of game %s waits for the recovery", game_id)
 
 
 def send_quietly(task: str, args: tuple[Any, ...], lost: str, *lost_args: Any) -> bool:

@@ -1,4 +1,5 @@
-"""The payload of each kind of event, as a `TypedDict`: what the rows of the outbox hold.
+"""The payload of each kind of event, as a `TypedDict`: what the rows of the outbox hold;
+and, as plain JSON too, what a game's review keeps of each play (`ReviewedPlay`).
 
 Written by `events` (the changes) and by `idle`'s SQL (`jsonb_build_object`, whose keys
 a test holds to these), read by the outbox's readers (the CPU's turn, the notices).
@@ -94,3 +95,32 @@ class TableClosedIdle(TypedDict):
 
 TableClosed = TableLeft | TableClosedIdle
 """`table_closed`, one shape per `reason`."""
+
+
+class HardPlay(TypedDict):
+    """The play Hard would have made instead."""
+
+    moves: list[list[int]]
+    """From the mover's side."""
+    notation: str
+    equity: float
+    position_after: str
+    """Position id from Black's side, as `Turn.position_after`."""
+
+
+class ReviewedPlay(TypedDict):
+    """One play of a person in `GameReview.plays`, beside Hard's choice."""
+
+    turn: int
+    seat: int
+    dice: list[int]
+    moves: list[list[int]]
+    notation: str
+    position_after: str
+    equity: float
+    """What the play is worth to its mover in Hard's estimate (points, -3 to 3)."""
+    loss: float
+    """How much less than Hard's play; 0 when it is Hard's or as good."""
+    marked: bool
+    """One of the seat's worst few plays."""
+    best: HardPlay

@@ -318,6 +318,55 @@ class GameHistory(GameSummary, DiceSecrets):
     turns: list[HistoryTurn]
 
 
+Equity = Annotated[
+    float,
+    Doc(
+        "What a play is worth to its mover in the estimate of the CPU's Hard level: the "
+        "points they expect to win from there, -3 to 3, the bigger wins included."
+    ),
+]
+
+
+class HardPlay(TypedDict):
+    """The play the CPU's Hard level would have made instead."""
+
+    moves: Annotated[list[Move], Doc("Numbered from your side, as a history turn's moves.")]
+    notation: Annotated[str, Doc("In the mover's own numbering.")]
+    equity: Equity
+    position_after: Annotated[PositionJson, Doc("The position it leaves, from your side.")]
+
+
+class ReviewedPlay(TypedDict):
+    turn: int
+    seat: int
+    color: Color
+    dice: Dice
+    moves: Annotated[list[Move], Doc("The play made, numbered from your side.")]
+    notation: Annotated[str, Doc("The play made, in the mover's own numbering.")]
+    position_after: Annotated[PositionJson, Doc("The position it left, from your side.")]
+    equity: Equity
+    loss: Annotated[
+        float, Doc("How much less the play was worth than Hard's: 0 when it is Hard's play.")
+    ]
+    marked: Annotated[
+        bool, Doc("One of the player's worst few plays (at most 3, each losing `marked_loss`).")
+    ]
+    best: HardPlay
+
+
+class GameReviewJson(TypedDict):
+    """A finished game's plays beside the CPU's Hard level, computed once when it ended."""
+
+    table: str
+    game: int
+    reviewed_at: DateTime
+    marked_loss: Annotated[float, Doc("The least loss that marks a play.")]
+    plays: Annotated[
+        list[ReviewedPlay],
+        Doc("Each play of a person in turn order; the CPU's plays and the passes are left out."),
+    ]
+
+
 class ExportSeat(TypedDict):
     seat: int
     color: Color

@@ -1,5 +1,6 @@
-"""Celery tasks that read the events outbox: delivery, the relay that retries it, and the
-CPU's turn; and the hourly close of idle tables, which writes events of its own.
+"""Celery tasks that read the events outbox: delivery, the relay that retries it, the
+CPU's turn and the review of a finished game; and the hourly close of idle tables, which
+writes events of its own.
 
 Delivery hands a table's new events to the readers registered with the outbox
 (`outbox.add_reader`) and marks them delivered. Each reader is idempotent, because the
@@ -24,14 +25,16 @@ from django.db import transaction
 from django.db.models import Max, Min
 from django.utils import timezone
 
-from bansugoroku.games import idle, retention, services
+from bansugoroku.games import idle, retention, reviews, services
 from bansugoroku.games.models import Event, Table, TableState
 from bansugoroku.games.outbox import (
     CPU_TURN,
     DELIVER,
     DELIVER_MANY,
+    REVIEW,
     hand_on,
     queue_cpu_turn,
+    queue_review,
     readers,
 )
 
@@ -73,6 +76,25 @@ def cpu_turn(code: str, game_number: int, turn_number: int) -> bool:
     return (
         services.cpu_move(code=code, game_number=game_number, turn_number=turn_number) is not None
     )
+
+
+@shared_task(name=REVIEW, ignore_result=True)
+def review_game(game_id: int) -> bool:
+    """Review a finished game and store it (`reviews.store_review`); False when it was
+    stored already, so a second delivery of the game's end costs one query."""
+    return reviews.store_review(game_id)
+
+
+@shared_task(name="games.recover_reviews", ignore_result=True)
+def recover_reviews() -> int:
+    """Queue again the reviews whose message was lost (`reviews.lost_reviews`), every
+    RETRY_AFTER (beat); returns how many were queued. A review queued twice is stored
+    once."""
+    lost = reviews.lost_reviews(timezone.now())
+    for game_id in lost:
+        log.warning("the review of game %s waited too long: queued again", game_id)
+        queue_review(game_id)
+    return len(lost)
 
 
 @shared_task(name="games.recover_cpu_turns", ignore_result=True)

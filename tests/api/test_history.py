@@ -14,7 +14,14 @@ from engine.notation import parse_position_id, position_id
 from engine.side import Side
 from tests.client import Api, check, mover, open_table
 
-ENDPOINTS = ("games", "games/1", "games/1/export.json", "games/1/export.mat", "games/1/dice")
+ENDPOINTS = (
+    "games",
+    "games/1",
+    "games/1/export.json",
+    "games/1/export.mat",
+    "games/1/dice",
+    "games/1/review",
+)
 
 
 def test_the_games_list_shows_every_game_and_its_result(

@@ -26,10 +26,11 @@ def test_a_new_table_waits_for_a_friend_with_a_readable_code(host):
     assert answer.headers["ETag"] == f'"v{state["version"]}"'
 
 
-def test_a_cpu_table_is_ready_at_once_and_stores_the_level(host):
-    state = host.post("tables", {"opponent": "cpu", "cpu_level": "normal"}).body
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_a_cpu_table_is_ready_at_once_and_stores_the_level(host, level):
+    state = host.post("tables", {"opponent": "cpu", "cpu_level": level}).body
     assert state["state"] == "ready"
-    assert state["seats"][1]["cpu"] == "normal"
+    assert state["seats"][1]["cpu"] == level
 
 
 @pytest.mark.parametrize(

@@ -6,9 +6,11 @@ import re
 
 import pytest
 from django.test import Client
+from django.utils.html import escape
 
 from bansugoroku.front.identity import COOKIE
-from bansugoroku.games.models import Player
+from bansugoroku.games import reviews
+from bansugoroku.games.models import Game, GameReview, Player
 from bansugoroku.games.player_tokens import token_hash
 from engine.rules import WinKind
 from tests.finished_games import won_table
@@ -77,6 +79,26 @@ def test_a_finished_game_shows_its_turns_replay_exports_and_dice_check(played):
     dice = played.host.get(f"tables/{played.code}/games/1/dice").body
     assert dice["seed"] in html and 'data-test="dice-check">✓' in html
     assert "won" in html and "iri-gachi" in html or "gachi" in html
+
+
+def test_a_finished_game_shows_its_review_with_hards_play_beside_the_worst(played):
+    client = browser(played.guest.token)
+    html = page(client, f"/tables/{played.code}/games/1")
+    assert 'data-test="review-pending"' in html, "no worker ran: the review is to come"
+    game = Game.objects.get(table__code=played.code, number=1)
+    reviews.store_review(game.pk)
+    html = page(client, f"/tables/{played.code}/games/1")
+    plays = GameReview.objects.get(game=game).plays
+    marked = [play for play in plays if play["marked"]]
+    assert 'data-test="review-pending"' not in html and marked
+    assert html.count("data-review-turn=") == len(plays)
+    assert html.count('class="marked"') == len(marked)
+    assert html.count('<svg class="board"') == 1 + 2 * len(marked)  # the replay's, then pairs
+    assert "<h3>You</h3>" in html and "<h3>Aiko</h3>" in html
+    for play in marked:
+        assert f"<code>{escape(play['best']['notation'])}</code>" in html
+    client.cookies["django_language"] = "ja"
+    assert "悪手" in page(client, f"/tables/{played.code}/games/1")
 
 
 def test_the_list_of_a_tables_games(played):
@@ -277,18 +299,21 @@ def test_dice_that_do_not_match_the_seed_are_flagged(played):
     assert 'data-test="dice-check">✗' in html
 
 
-def test_a_cpu_opponent_is_named_by_its_level(host):
-    created = host.post("tables", {"opponent": "cpu", "cpu_level": "easy"})
+@pytest.mark.parametrize(
+    ("level", "german"), [("easy", "leicht"), ("normal", "normal"), ("hard", "schwer")]
+)
+def test_a_cpu_opponent_is_named_by_its_level(host, level, german):
+    created = host.post("tables", {"opponent": "cpu", "cpu_level": level})
     assert created.status == 201, created.body
     client = browser(host.token)
-    assert "against CPU (Easy)" in page(client, "/me/tables")
+    assert f"against CPU ({level})" in page(client, "/me/tables")
     client.cookies["django_language"] = "de"
-    assert "gegen CPU (leicht)" in page(client, "/me/tables")
+    assert f"gegen CPU ({german})" in page(client, "/me/tables")
 
 
-def test_a_games_history_page_costs_five_queries(played, django_assert_num_queries):
-    """The token, the table with its seats, the game, its turns, and its turns again for
-    the dice check."""
+def test_a_games_history_page_costs_six_queries(played, django_assert_num_queries):
+    """The token, the table with its seats, the game, its turns, its turns again for the
+    dice check, and its review."""
     client = browser(played.host.token)
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         page(client, f"/tables/{played.code}/games/1")

@@ -33,13 +33,14 @@ def a_table(host_name: str = "Aiko") -> tuple[Table, str]:
     return services.table_create(host=host, rules=Rules()).table, token
 
 
-def test_the_first_form_makes_a_player_and_remembers_it(client):
-    answer = client.post("/new", NEW_TABLE | {"opponent": "easy", "finish": "bear_off"})
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_the_first_form_makes_a_player_and_remembers_it(client, level):
+    answer = client.post("/new", NEW_TABLE | {"opponent": level, "finish": "bear_off"})
     assert answer.status_code == 302
     code = answer["Location"].removeprefix("/tables/")
     table = Table.objects.get(code=code)
     assert table.host.name == "Aiko" and table.finish == "bear_off"
-    assert table.seats.get(number=1).cpu == "easy"
+    assert table.seats.get(number=1).cpu == level
     cookie = answer.cookies[COOKIE]
     assert cookie["httponly"] and cookie["samesite"] == "Lax"
     page = client.get(answer["Location"])

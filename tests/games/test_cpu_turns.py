@@ -87,11 +87,12 @@ def test_the_cpu_never_plays_a_persons_turn(db, api):
     not app.conf.broker_url.startswith(("redis://", "amqp://")),
     reason="a real worker over Redis or RabbitMQ: set CELERY_BROKER_URL, as CI does",
 )
-def test_a_whole_game_against_the_cpu_through_the_api_and_a_worker():
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_a_whole_game_against_the_cpu_through_the_api_and_a_worker(level):
     human = Api().new_player("Aiko")
     app.control.purge()
     with worker_running():
-        code = a_cpu_table(human)
+        code = a_cpu_table(human, level)
         deadline = time.monotonic() + 120
         while human.state(code)["game"]["state"] == "playing":
             assert time.monotonic() < deadline, "the game did not end in 120 s"
