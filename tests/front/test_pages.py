@@ -93,7 +93,8 @@ def test_a_finished_game_shows_its_review_with_hards_play_beside_the_worst(playe
     assert 'data-test="review-pending"' not in html and marked
     assert html.count("data-review-turn=") == len(plays)
     assert html.count('class="marked"') == len(marked)
-    assert html.count('<svg class="board"') == 1 + 2 * len(marked)  # the replay's, then pairs
+    boards = re.findall(r'<svg [^>]*class="board"', html)
+    assert len(boards) == 1 + 2 * len(marked)  # the replay's, then pairs
     assert "<h3>You</h3>" in html and "<h3>Aiko</h3>" in html
     for play in marked:
         assert f"<code>{escape(play['best']['notation'])}</code>" in html
@@ -300,13 +301,14 @@ def test_dice_that_do_not_match_the_seed_are_flagged(played):
 
 
 @pytest.mark.parametrize(
-    ("level", "german"), [("easy", "leicht"), ("normal", "normal"), ("hard", "schwer")]
+    ("level", "english", "german"),
+    [("easy", "Easy", "leicht"), ("normal", "Normal", "normal"), ("hard", "Hard", "schwer")],
 )
-def test_a_cpu_opponent_is_named_by_its_level(host, level, german):
+def test_a_cpu_opponent_is_named_by_its_level(host, level, english, german):
     created = host.post("tables", {"opponent": "cpu", "cpu_level": level})
     assert created.status == 201, created.body
     client = browser(host.token)
-    assert f"against CPU ({level})" in page(client, "/me/tables")
+    assert f"against CPU ({english})" in page(client, "/me/tables")
     client.cookies["django_language"] = "de"
     assert f"gegen CPU ({german})" in page(client, "/me/tables")
 
