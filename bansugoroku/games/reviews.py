@@ -12,6 +12,8 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
+from django.db.models import QuerySet
+
 from bansugoroku.games.models import Game, GameReview, GameState
 from bansugoroku.games.payloads import ReviewedPlay
 from engine.notation import format_play, parse_position_id, position_id
@@ -44,15 +46,21 @@ def store_review(game_id: int) -> bool:
     return created
 
 
+def unreviewed() -> QuerySet[Game]:
+    """The ended games without a review, but those the idle close abandoned, which are
+    never reviewed."""
+    return Game.objects.filter(ended_at__isnull=False, review__isnull=True).exclude(
+        state=GameState.ABANDONED, table__closed_reason="idle"
+    )
+
+
 def lost_reviews(now: datetime) -> list[int]:
     """The games that ended between RETRY_WITHIN and RETRY_AFTER before `now` without a
-    review, but those the idle close abandoned: their review's message was lost, with
-    the broker down when the game's end was delivered, or with the worker killed while
-    reviewing (Celery acknowledges a message before running its task). An index on
-    `ended_at` keeps this to the day's ended games."""
-    lost = Game.objects.filter(
-        ended_at__gte=now - RETRY_WITHIN, ended_at__lt=now - RETRY_AFTER, review__isnull=True
-    ).exclude(state=GameState.ABANDONED, table__closed_reason="idle")
+    review: their review's message was lost, with the broker down when the game's end
+    was delivered, or with the worker killed while reviewing (Celery acknowledges a
+    message before running its task). An index on `ended_at` keeps this to the day's
+    ended games; older ones are for `manage.py review_games`."""
+    lost = unreviewed().filter(ended_at__gte=now - RETRY_WITHIN, ended_at__lt=now - RETRY_AFTER)
     return list(lost.values_list("pk", flat=True))
 
 

@@ -8,10 +8,12 @@ import random
 import time
 from collections.abc import Iterator
 from datetime import timedelta
+from io import StringIO
 
 import pytest
 import time_machine
 from celery.signals import task_postrun
+from django.core.management import call_command
 from django.utils import timezone
 
 from bansugoroku.celery import app
@@ -109,6 +111,21 @@ def test_the_recovery_queues_a_review_only_once_its_message_is_surely_lost(db):
     GameReview.objects.filter(game=game).delete()
     with time_machine.travel(game.ended_at + reviews.RETRY_WITHIN + timedelta(seconds=1)):
         assert recover_reviews() == 0, "older than a day: not looked for"
+
+
+def test_review_games_reviews_what_the_recovery_no_longer_looks_for(db, settings):
+    old = finished_game_between_people()
+    table = TableFactory(cpu="easy")
+    services.table_start(player=table.host, code=table.code, version=table.version)
+    idle.sweep(now=timezone.now() + timedelta(days=settings.IDLE_CLOSE_DAYS + 1))
+    out = StringIO()
+    with time_machine.travel(old.ended_at + reviews.RETRY_WITHIN * 30):
+        assert recover_reviews() == 0
+        call_command("review_games", stdout=out)
+    assert out.getvalue() == "1 of 1 games reviewed\n", "the idle close's game is left"
+    assert GameReview.objects.filter(game=old).exists()
+    call_command("review_games", stdout=out)
+    assert out.getvalue().endswith("0 of 0 games reviewed\n")
 
 
 def test_beat_runs_the_recovery_as_often_as_a_review_counts_as_lost(settings):
