@@ -93,7 +93,7 @@ MIDDLEWARE = [
     # First, so that every answer under /api/, errors included, carries its CORS headers.
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "bansugoroku.content_policy.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The pages' language (the API stays English): the language cookie, else
