@@ -93,7 +93,7 @@ MIDDLEWARE = [
     # First, so that every answer under /api/, errors included, carries its CORS headers.
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "bansugoroku.content_policy.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The pages' language (the API stays English): the language cookie, else
@@ -222,10 +222,8 @@ REST_FRAMEWORK: dict[str, Any] = {
     # Accept: application/problem+json, alone or beside a type, is no reason for 406.
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "bansugoroku.api.negotiation.ProblemTolerantNegotiation",
     "DEFAULT_SCHEMA_CLASS": "bansugoroku.api.schema.AutoSchema",
-    "DEFAULT_THROTTLE_CLASSES": [
-        "bansugoroku.throttles.PlayerRateThrottle",
-        "bansugoroku.throttles.AddressRateThrottle",
-    ],
+    # Per player and per address, counted together (bansugoroku/throttles.py).
+    "DEFAULT_THROTTLE_CLASSES": ["bansugoroku.throttles.RequestRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "player": env_str("THROTTLE_PLAYER", "1200/min"),
         "address": env_str("THROTTLE_ADDRESS", "6000/min"),

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from bansugoroku.games.models import Game, GameState, Player, Seat, Table, TableState
 
@@ -29,6 +30,14 @@ _MODELS: list[tuple[type[models.Model], str]] = [
 
 def _fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
     return list(model._meta.concrete_fields)
+
+
+def _db() -> BaseDatabaseWrapper:
+    """This thread's connection itself. Through the `django.db.connection` proxy, each
+    attribute a field's conversion reads looks the connection up again (in asgiref's
+    Local): preparing a move's values for writing took 125 µs that way, 51 µs with the
+    connection at hand, measured."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 def _select(parts: Sequence[tuple[type[models.Model], str]]) -> str:
@@ -59,14 +68,14 @@ def _reader(model: type[models.Model]) -> tuple[list[str], list[tuple[int, Any]]
     return [f.attname for f in fields], converters
 
 
-def _instance(model: type[models.Model], values: Sequence[Any]) -> Any:
+def _instance(model: type[models.Model], values: Sequence[Any], db: BaseDatabaseWrapper) -> Any:
     if values[0] is None:  # the LEFT JOIN found no row: a free seat, or no game yet
         return None
     names, converters = _reader(model)
     values = list(values)
     for index, field in converters:
-        values[index] = field.from_db_value(values[index], None, connection)
-    return model.from_db(connection.alias, names, values)
+        values[index] = field.from_db_value(values[index], None, db)
+    return model.from_db(db.alias, names, values)
 
 
 def _column_slices(parts: Sequence[tuple[type[models.Model], str]]) -> list[slice]:
@@ -85,15 +94,17 @@ _SEAT, _PLAYER, _TABLE, _GAME = _column_slices(_MODELS)
 def table_rows(code: str, *, lock: bool) -> list[tuple[Seat, Player | None, Table, Game | None]]:
     """Each seat of the table with `code`, its player, the table and its current game."""
     sql = _TABLE_SQL + (" FOR UPDATE OF t" if lock else "")
-    with connection.cursor() as cursor:
+    db = _db()
+    with db.cursor() as cursor:
         cursor.execute(sql, [code])
         rows = cursor.fetchall()
     if not rows:
         return []
     # Every row repeats the table and its game: they are built from the first row only.
-    table, game = _instance(Table, rows[0][_TABLE]), _instance(Game, rows[0][_GAME])
+    table, game = _instance(Table, rows[0][_TABLE], db), _instance(Game, rows[0][_GAME], db)
     return [
-        (_instance(Seat, row[_SEAT]), _instance(Player, row[_PLAYER]), table, game) for row in rows
+        (_instance(Seat, row[_SEAT], db), _instance(Player, row[_PLAYER], db), table, game)
+        for row in rows
     ]
 
 
@@ -127,16 +138,17 @@ def tables_of_player(player_id: int) -> list[tuple[Seat, Table, Game | None, Sea
     """Each seat of the player with its table, the table's game, the other seat and its
     player: those where the game waits for the player's move first, then the ones that
     have waited longest. The ORM took 8 ms of CPU to compile this for a single table."""
-    with connection.cursor() as cursor:
+    db = _db()
+    with db.cursor() as cursor:
         cursor.execute(_MY_TABLES_SQL, [player_id])
         rows = cursor.fetchall()
     return [
         (
-            _instance(Seat, row[_MINE]),
-            _instance(Table, row[_ITS_TABLE]),
-            _instance(Game, row[_ITS_GAME]),
-            _instance(Seat, row[_OTHER]),
-            _instance(Player, row[_OTHER_PLAYER]),
+            _instance(Seat, row[_MINE], db),
+            _instance(Table, row[_ITS_TABLE], db),
+            _instance(Game, row[_ITS_GAME], db),
+            _instance(Seat, row[_OTHER], db),
+            _instance(Player, row[_OTHER_PLAYER], db),
         )
         for row in rows
     ]
@@ -153,17 +165,19 @@ def table_version(code: str, player_id: int) -> tuple[int, int, datetime | None]
     """The version of the table with `code`, if the player sits at it, with their seat's
     id and when they last looked: what a poll with an ETag needs to answer 304, the most
     frequent request of a correspondence game."""
-    with connection.cursor() as cursor:
+    db = _db()
+    with db.cursor() as cursor:
         cursor.execute(_VERSION_SQL, [code, player_id])
         row = cursor.fetchone()
     return None if row is None else (int(row[0]), int(row[1]), row[2])
 
 
 def player_by_token_hash(token_hash: str) -> Player | None:
-    with connection.cursor() as cursor:
+    db = _db()
+    with db.cursor() as cursor:
         cursor.execute(_PLAYER_SQL, [token_hash])
         row = cursor.fetchone()
-    return None if row is None else _instance(Player, row)
+    return None if row is None else _instance(Player, row, db)
 
 
 def save(
@@ -177,6 +191,7 @@ def save(
     game, the table); the statement is built once per shape and prepared by PostgreSQL.
     The inserted instances get no primary key back: nothing reads them after the write.
     """
+    db = _db()
     parts: list[str] = []
     values: list[Any] = []
     for model, group in itertools.groupby(inserts, key=type):
@@ -184,20 +199,18 @@ def save(
         fields = _insert_fields(model)
         parts.append(_insert_sql(model, len(rows)))
         for instance in rows:
-            values += [
-                f.get_db_prep_save(f.pre_save(instance, add=True), connection) for f in fields
-            ]
+            values += [f.get_db_prep_save(f.pre_save(instance, add=True), db) for f in fields]
     for instance, names in updates:
         model = type(instance)
         written = tuple(names)
         parts.append(_update_sql(model, written))
         chosen = _update_fields(model, written)
-        values += [f.get_db_prep_save(f.pre_save(instance, add=False), connection) for f in chosen]
+        values += [f.get_db_prep_save(f.pre_save(instance, add=False), db) for f in chosen]
         values.append(instance.pk)
     *ctes, sql = parts
     if ctes:
         sql = "WITH " + ", ".join(f"w{i} AS ({cte})" for i, cte in enumerate(ctes)) + " " + sql
-    with connection.cursor() as cursor:
+    with db.cursor() as cursor:
         cursor.execute(sql, values)
 
 

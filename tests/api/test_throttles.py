@@ -33,6 +33,29 @@ def test_rate_limits_answer_429_with_retry_after(host, monkeypatch, throttle_clo
     assert host.get("players/me").status == 200
 
 
+def test_a_request_counts_against_its_player_and_its_address_at_once(
+    host, guest, monkeypatch, throttle_clock
+):
+    """Both limits count every request, each in its own window; a request one of them
+    refuses is refused, with the longest wait of those that refuse it."""
+    from bansugoroku.throttles import AddressRateThrottle, PlayerRateThrottle
+
+    monkeypatch.setattr(PlayerRateThrottle, "THROTTLE_RATES", {"player": "3/min"})
+    monkeypatch.setattr(AddressRateThrottle, "THROTTLE_RATES", {"address": "5/hour"})
+    answers = [host.get("players/me") for _ in range(4)]
+    assert [a.status for a in answers] == [200, 200, 200, 429]
+    assert answers[-1].headers["Retry-After"] == "45", "the player's minute"
+
+    assert guest.get("players/me").status == 200, "the fifth request from the address"
+    refused = guest.get("players/me")
+    assert refused.status == 429 and refused.headers["Retry-After"] == str(7200 - 6015)
+    both = host.get("players/me")
+    assert both.status == 429 and both.headers["Retry-After"] == str(7200 - 6015)
+
+    throttle_clock.now += 45  # the player's next minute, the address's same hour
+    assert host.get("players/me").status == 429
+
+
 def test_guessing_join_codes_is_throttled_per_address(api, monkeypatch, throttle_clock):
     from bansugoroku.throttles import JoinCodeThrottle
 
