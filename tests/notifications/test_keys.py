@@ -15,7 +15,6 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.test import Client
 
-from bansugoroku.games import services
 from notifications.keys import (
     development_vapid_key,
     fcm_service_account,
@@ -25,7 +24,7 @@ from notifications.keys import (
     raw_public_key,
     vapid_subject,
 )
-from notifications.models import DeviceToken, PushSubscription
+from tests.factories import DeviceTokenFactory, PlayerFactory, PushSubscriptionFactory
 from tests.test_settings import PRODUCTION_ENV, load_settings
 
 
@@ -155,11 +154,9 @@ def test_the_command_prints_a_key_pair_that_works(capsys):
 
 @pytest.mark.django_db
 def test_the_admin_lists_subscriptions_and_devices():
-    player = services.player_create(name="Aiko", locale="en")[0]
-    PushSubscription.objects.create(
-        player=player, endpoint="https://push.example.com/1", p256dh="k", auth="a", label="Fx"
-    )
-    DeviceToken.objects.create(player=player, token="t", platform="ios")
+    player = PlayerFactory(name="Aiko")
+    PushSubscriptionFactory(player=player, label="Fx")
+    DeviceTokenFactory(player=player)
     staff = Client()
     staff.force_login(get_user_model().objects.create_superuser("root", "r@example.com", None))
     for model in ("pushsubscription", "devicetoken"):
