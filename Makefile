@@ -21,7 +21,7 @@ DEV_ENV := DEBUG=$${DEBUG:-1}
 # mypy's Django plugin loads the settings, which never connect to this database.
 TYPECHECK_ENV := DEBUG=1 DATABASE_URL=postgres://127.0.0.1/typecheck
 
-.PHONY: install install-dev run worker beat manage admin messages test lint bench bench-cpu bench-api bench-sweep clean
+.PHONY: install install-dev run worker beat manage admin messages test test-fast lint bench bench-cpu bench-api bench-sweep clean
 
 # What running the service needs; `install-dev` adds the dev group (pytest, the linters,
 # Playwright...) for the tests, the linters and the benchmarks. --inexact: neither sync
@@ -72,6 +72,11 @@ admin: install
 # .celery/ folder that `make worker` reads: no stale backlog for the next development run.
 test: install-dev
 	$(DEV_ENV) CELERY_BROKER_URL=$${CELERY_BROKER_URL:-memory://} $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# All but the tests marked `slow` (processes, servers, browsers, races): under a minute.
+test-fast: install-dev
+	$(DEV_ENV) CELERY_BROKER_URL=$${CELERY_BROKER_URL:-memory://} $(BIN)/python -m pytest \
+		-m "not slow" $(PYTEST_ARGS)
 
 lint: install-dev
 	$(BIN)/ruff check .

@@ -19,6 +19,8 @@ from psycopg import sql
 
 from bench.slow_clients import PROCFILE_WEB
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

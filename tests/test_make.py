@@ -26,7 +26,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # Never connected to: `check` and `--help` open no connection.
 NO_DATABASE = "postgres://user@127.0.0.1:1/none"
 
-pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("make") is None, reason="needs make"),
+]
 
 
 def make_env(**extra: str) -> dict[str, str]:

@@ -20,6 +20,8 @@ from bansugoroku.env import (
     env_url,
 )
 
+pytestmark = pytest.mark.slow
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 

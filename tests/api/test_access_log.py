@@ -13,7 +13,7 @@ from bench.slow_clients import PROCFILE_WEB
 from notifications.tokens import confirm_token, unsubscribe_token
 from tests.processes import process_env
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 def request(port: int, method: str, path: str) -> int:

@@ -22,7 +22,7 @@ from django.db import connection, transaction
 from bansugoroku.games.models import Event, EventKind, Game, GameState, Table, TableState, Turn
 from tests.client import Answer, Api, open_table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 TIMEOUT = 30.0
 """Seconds a racer may take; far above what a request needs, it only stops a hang."""

@@ -72,6 +72,7 @@ def test_only_the_api_answers_cross_origin(db, client):
         assert "Access-Control-Allow-Origin" not in answer, path
 
 
+@pytest.mark.slow
 def test_no_origin_is_allowed_by_default_and_the_list_is_read_strictly():
     result = load_settings(PRODUCTION_ENV, "settings.CORS_ALLOWED_ORIGINS")
     assert result.returncode == 0, result.stderr

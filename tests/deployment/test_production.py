@@ -38,7 +38,7 @@ on_redis = pytest.mark.skipif(
     not BROKER.startswith("redis://") and not os.environ.get("CI"),
     reason="the deployment runs Celery on Redis: set CELERY_BROKER_URL=redis://..., as CI does",
 )
-pytestmark = [needs_chromium, on_redis]
+pytestmark = [pytest.mark.slow, needs_chromium, on_redis]
 
 DEPLOYMENT_REDIS_DB = 15
 """The deployment's broker and rate limits, apart from the suite's own broker."""

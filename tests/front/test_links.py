@@ -83,6 +83,7 @@ def test_the_ios_app_opens_invitation_links(client, settings):
     assert detail["paths"] == ["/t/*"]
 
 
+@pytest.mark.slow
 def test_the_app_settings_are_read_strictly():
     env = {
         **PRODUCTION_ENV,

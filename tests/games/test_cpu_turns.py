@@ -26,6 +26,8 @@ from tests.factories import TableFactory
 from tests.games.test_tasks import with_broker_down, worker_running
 from tests.processes import beat_process, worker_process
 
+pytestmark = pytest.mark.slow
+
 
 def human_to_move(code: str, human: Api) -> bool:
     state = human.state(code)

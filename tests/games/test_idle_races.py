@@ -37,7 +37,7 @@ from tests.api.test_concurrency import (
 from tests.client import open_table
 from tests.finished_games import whole_play
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 START = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -96,6 +96,7 @@ def test_the_hourly_task_closes_idle_tables_and_their_events_are_delivered(worke
     assert Table.objects.get(code=code).state == TableState.CLOSED
 
 
+@pytest.mark.slow
 def test_the_relay_hands_on_events_older_than_a_minute_that_were_never_delivered():
     code = a_started_table()
     app.control.purge()  # the messages are lost: the broker restarted empty, say
@@ -114,6 +115,7 @@ def with_broker_down(script: str) -> subprocess.CompletedProcess[str]:
     return run_script(script, CELERY_BROKER_URL="redis://127.0.0.1:1/0")
 
 
+@pytest.mark.slow
 def test_a_change_succeeds_while_the_broker_is_down_and_its_events_wait():
     """A separate process, whose broker is a closed port, makes a change."""
     script = (

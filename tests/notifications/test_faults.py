@@ -36,6 +36,7 @@ from tests.notifications.processes import worker_processes
 T = TypeVar("T")
 
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(
         not app.conf.broker_url.startswith(("redis://", "amqp://")),

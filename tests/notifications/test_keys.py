@@ -125,12 +125,14 @@ def test_bad_fcm_credentials_stop_startup(tmp_path: Path, value, message):
         fcm_service_account(value)
 
 
+@pytest.mark.slow
 def test_production_without_a_key_starts_with_push_off():
     result = load_settings(PRODUCTION_ENV, "settings.VAPID_PUBLIC_KEY, settings.FCM_CREDENTIALS")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "None None"
 
 
+@pytest.mark.slow
 def test_production_derives_the_public_key_from_the_private_one():
     key = new_vapid_key()
     env = {**PRODUCTION_ENV, "VAPID_PRIVATE_KEY": raw_private_key(key)}
@@ -139,6 +141,7 @@ def test_production_derives_the_public_key_from_the_private_one():
     assert result.stdout.strip() == raw_public_key(key)
 
 
+@pytest.mark.slow
 def test_a_bad_key_in_production_stops_startup():
     result = load_settings({**PRODUCTION_ENV, "VAPID_PRIVATE_KEY": "oops"})
     assert result.returncode != 0

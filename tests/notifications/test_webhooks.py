@@ -115,6 +115,7 @@ POSTMARK_ENV = {
 }
 
 
+@pytest.mark.slow
 def test_check_deploy_warns_while_the_providers_webhook_has_no_secret():
     command = ["manage.py", "check", "--deploy", "--fail-level", "WARNING"]
     result = run_python(command, POSTMARK_ENV)

@@ -31,6 +31,7 @@ from tests.notifications.postmark import FakePostmark
 from tests.notifications.processes import worker_processes
 
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(
         not app.conf.broker_url.startswith(("redis://", "amqp://")),
