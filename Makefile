@@ -88,7 +88,7 @@ lint: install-dev
 # xgettext), then fill in the new msgstr and check with `make test`.
 messages: install
 	$(DEV_ENV) $(BIN)/python manage.py makemessages --no-obsolete --add-location file \
-		-l de -l fr -l ru -l ja -i staticfiles -i engine -i tests -i bench
+		-l de -l fr -l ru -l ja -i staticfiles -i engine -i tests -i bench -i harness
 
 bench: install-dev
 	$(BIN)/python -m engine.bench

@@ -1,6 +1,5 @@
 """Shared pytest fixtures. pytest-django provides `client`, `db`, `settings`, ..."""
 
-import os
 import subprocess
 import uuid
 from collections.abc import Iterator
@@ -11,6 +10,7 @@ import pytest
 import redis
 from django.core.cache import cache, caches
 
+from tests.caches import REDIS_URL
 from tests.client import Api, open_table
 from tests.finished_games import Played, played_once
 
@@ -58,10 +58,6 @@ def fresh_rate_limits(monkeypatch):
     yield
     cache.clear()
     process_counters.clear()
-
-
-REDIS_URL = os.environ.get("CACHE_URL") or "redis://127.0.0.1:6379/15"
-"""The Redis the rate-limit tests count in: the suite's CACHE_URL if it has one."""
 
 
 @pytest.fixture(params=["memory", "redis"])

@@ -20,7 +20,7 @@ import psutil
 import pytest
 
 from bansugoroku import devserver, embedded_db
-from bench.api_bench import free_port
+from harness.serving import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 # Never connected to: `check` and `--help` open no connection.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.client import Api
-from tests.test_settings import PRODUCTION_ENV, load_settings
+from tests.production_settings import PRODUCTION_ENV, load_settings
 
 ALLOWED = "http://localhost:5173"
 REFUSED = "https://evil.example"

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from bansugoroku.site import DEVELOPMENT_URL, site_url
-from tests.test_settings import PRODUCTION_ENV, load_settings, run_python
+from tests.production_settings import PRODUCTION_ENV, load_settings, run_python
 
 LAN_HOST = "192.168.1.23:8000"
 

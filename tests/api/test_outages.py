@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bench.api_bench import HOST, ROOT, free_port, gunicorn, server_env
+from harness.serving import HOST, ROOT, free_port, gunicorn, server_env
 from tests.throwaway_postgres import throwaway_postgres
 
 pytestmark = pytest.mark.slow

@@ -26,12 +26,19 @@ import pytest
 from django.db import connections
 
 from bansugoroku.celery import app
-from bench.api_bench import free_port
+from harness.postmark import FakePostmark, Received, fake_postmark
+from harness.serving import free_port
 from tests.deployment.procfile import Deployment, deployed
 from tests.deployment.router import tls_router
-from tests.front.browsers import DESKTOP, PHONE, needs_chromium
-from tests.front.test_browser import Watched, my_turn, play_one_move, shoot
-from tests.notifications.postmark import FakePostmark, Received, fake_postmark
+from tests.front.browsers import (
+    DESKTOP,
+    PHONE,
+    Watched,
+    my_turn,
+    needs_chromium,
+    play_one_move,
+    shoot,
+)
 
 BROKER = app.conf.broker_url
 on_redis = pytest.mark.skipif(

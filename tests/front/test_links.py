@@ -10,7 +10,7 @@ import pytest
 
 from bansugoroku.games import services
 from engine.rules import Rules
-from tests.test_settings import PRODUCTION_ENV, load_settings
+from tests.production_settings import PRODUCTION_ENV, load_settings
 
 FINGERPRINT = ":".join(["AB"] * 32)
 

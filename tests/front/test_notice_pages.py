@@ -18,10 +18,10 @@ from django.utils import timezone
 
 from notifications.models import EmailAddress, Preferences
 from notifications.tokens import unsubscribe_token
-from tests.api.test_concurrency import TIMEOUT, Race, lock_waiters
 from tests.client import Api
-from tests.front.test_pages import browser, page
-from tests.notifications.test_api import confirmation_token, confirmed_address
+from tests.front.pages import browser, page
+from tests.notifications.helpers import confirmation_token, confirmed_address
+from tests.races import TIMEOUT, Race, lock_waiters
 
 pytestmark = pytest.mark.django_db
 

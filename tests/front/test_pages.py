@@ -7,25 +7,11 @@ import re
 import pytest
 from django.test import Client
 
-from bansugoroku.front.identity import COOKIE
 from bansugoroku.games.models import Player
 from bansugoroku.games.player_tokens import token_hash
+from tests.front.pages import browser, page
 
 pytestmark = pytest.mark.django_db
-
-
-def browser(token: str | None = None, **headers: str) -> Client:
-    client = Client(headers=headers)
-    if token:
-        client.cookies[COOKIE] = token
-    return client
-
-
-def page(client: Client, path: str, status: int = 200) -> str:
-    answer = client.get(path)
-    assert answer.status_code == status, (path, answer.status_code)
-    assert answer["Content-Type"].startswith("text/html")
-    return answer.content.decode()
 
 
 def frames(html: str) -> list[dict]:

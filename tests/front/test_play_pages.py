@@ -15,17 +15,9 @@ from bansugoroku.front.texts import TABLE_TEXTS, point_labels
 from bansugoroku.games import services
 from bansugoroku.games.models import Player, Seat, Table
 from engine.rules import Rules
+from tests.front.pages import NEW_TABLE, seated_client
 
 pytestmark = pytest.mark.django_db
-
-NEW_TABLE = {"name": "Aiko", "opponent": "friend", "finish": "iri", "muji": "bigger"}
-NEW_TABLE |= {"start": "alternate"}
-
-
-def seated_client(player_token: str) -> Client:
-    client = Client()
-    client.cookies[COOKIE] = player_token
-    return client
 
 
 def a_table(host_name: str = "Aiko") -> tuple[Table, str]:

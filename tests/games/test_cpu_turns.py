@@ -23,8 +23,7 @@ from bansugoroku.games.replay import replay_game
 from bansugoroku.games.tasks import recover_cpu_turns
 from tests.client import Api
 from tests.factories import TableFactory
-from tests.games.test_tasks import with_broker_down, worker_running
-from tests.processes import beat_process, worker_process
+from tests.processes import beat_process, with_broker_down, worker_process, worker_running
 
 pytestmark = pytest.mark.slow
 

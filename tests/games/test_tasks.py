@@ -4,17 +4,12 @@ still succeeds while the broker is away; and the retention purge queued for it."
 
 from __future__ import annotations
 
-import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
-from celery.contrib.testing.worker import start_worker
-from celery.signals import task_postrun
 from django.core.management import call_command
-from django.db import connections
 from django.utils import timezone
 
 from bansugoroku.celery import app
@@ -22,7 +17,7 @@ from bansugoroku.games import services
 from bansugoroku.games.models import Event, EventKind, Player, Table, TableState
 from bansugoroku.games.tasks import close_idle_tables, relay_events
 from engine.rules import Rules
-from tests.processes import run_script
+from tests.processes import with_broker_down, worker_running
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -32,22 +27,6 @@ pytestmark = [
         "(kombu's filesystem transport can hand a worker a message file still being written)",
     ),
 ]
-
-
-def _close_connections(**_: object) -> None:
-    """The worker thread opens its own database connection; close it after each task so
-    the test database can be flushed and dropped."""
-    connections.close_all()
-
-
-@contextmanager
-def worker_running() -> Iterator[None]:
-    task_postrun.connect(_close_connections)
-    try:
-        with start_worker(app, perform_ping_check=False, shutdown_timeout=30):
-            yield
-    finally:
-        task_postrun.disconnect(_close_connections)
 
 
 @pytest.fixture
@@ -107,12 +86,6 @@ def test_the_relay_hands_on_events_older_than_a_minute_that_were_never_delivered
         assert delivered(code, 2) == [1, 2]
     newest = Event.objects.get(table__code=code, sequence=3)
     assert newest.delivered_at is None, "an event younger than a minute is left to its task"
-
-
-def with_broker_down(script: str) -> subprocess.CompletedProcess[str]:
-    """Run `script` (Python, after `django.setup()`) in a process of its own whose broker
-    is a closed port, on the test database."""
-    return run_script(script, CELERY_BROKER_URL="redis://127.0.0.1:1/0")
 
 
 @pytest.mark.slow

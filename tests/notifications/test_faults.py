@@ -19,6 +19,7 @@ from bansugoroku.celery import app
 from bansugoroku.games import services
 from bansugoroku.games.models import Event
 from bansugoroku.games.tasks import relay_events
+from harness.workers import worker_processes
 from notifications import sending
 from notifications.models import Attempt, Notice, default_kinds
 from notifications.tasks import send_due
@@ -30,8 +31,7 @@ from tests.factories import (
     PreferencesFactory,
     TableFactory,
 )
-from tests.games.test_tasks import with_broker_down, worker_running
-from tests.notifications.processes import worker_processes
+from tests.processes import with_broker_down, worker_running
 
 T = TypeVar("T")
 

@@ -19,7 +19,7 @@ from notifications.push import reachable, send_to_player
 from tests.factories import DeviceTokenFactory, PlayerFactory
 from tests.notifications.fcm_service import SEND_PATH, UNREGISTERED, Google
 from tests.notifications.loopback import Reply, loopback_server
-from tests.notifications.test_webpush import Browser
+from tests.notifications.push_service import Browser
 
 pytestmark = pytest.mark.django_db
 

@@ -25,7 +25,7 @@ from notifications.keys import (
     vapid_subject,
 )
 from tests.factories import DeviceTokenFactory, PlayerFactory, PushSubscriptionFactory
-from tests.test_settings import PRODUCTION_ENV, load_settings
+from tests.production_settings import PRODUCTION_ENV, load_settings
 
 
 def test_a_raw_key_and_its_pem_are_the_same_key():

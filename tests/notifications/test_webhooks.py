@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from notifications.models import Suppression
-from tests.test_settings import PRODUCTION_ENV, run_python
+from tests.production_settings import PRODUCTION_ENV, run_python
 
 SECRET = "hook:s3cret"
 POSTMARK = "/anymail/postmark/tracking/"

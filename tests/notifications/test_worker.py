@@ -15,6 +15,8 @@ from django.utils import timezone
 
 from bansugoroku.celery import app
 from bansugoroku.games.models import Player
+from harness.postmark import FakePostmark
+from harness.workers import worker_processes
 from notifications.models import Attempt, Notice, default_kinds
 from notifications.tasks import send_due, send_notice
 from tests.client import Api, mover, open_table
@@ -25,10 +27,8 @@ from tests.factories import (
     PreferencesFactory,
     SeatFactory,
 )
-from tests.games.test_tasks import worker_running
 from tests.notifications.helpers import deliver
-from tests.notifications.postmark import FakePostmark
-from tests.notifications.processes import worker_processes
+from tests.processes import worker_running
 
 pytestmark = [
     pytest.mark.slow,
