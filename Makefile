@@ -73,7 +73,7 @@ admin: install
 test: install-dev
 	$(DEV_ENV) CELERY_BROKER_URL=$${CELERY_BROKER_URL:-memory://} $(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# All but the tests marked `slow` (processes, servers, browsers, races): under a minute.
+# All but the tests marked `slow` (processes, servers, browsers, races, whole games).
 test-fast: install-dev
 	$(DEV_ENV) CELERY_BROKER_URL=$${CELERY_BROKER_URL:-memory://} $(BIN)/python -m pytest \
 		-m "not slow" $(PYTEST_ARGS)

@@ -155,6 +155,7 @@ def redis_hangs(settings) -> Iterator[HangingRedis]:
     server.close()
 
 
+@pytest.mark.slow
 def test_after_a_redis_timeout_requests_leave_redis_alone_for_a_while(
     api, monkeypatch, redis_hangs
 ):
