@@ -7,11 +7,11 @@ from collections.abc import Sequence
 
 import pytest
 
-from bansugoroku.games import outbox, services
+from bansugoroku.games import outbox
 from bansugoroku.games.models import Event
 from bansugoroku.games.tasks import deliver_events
-from engine.rules import Rules
 from notifications.tasks import outbox_notices
+from tests.factories import SeatFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -35,9 +35,7 @@ def test_a_registered_reader_reads_each_new_event_once_before_it_is_marked(monke
     monkeypatch.setattr(outbox, "_readers", list(outbox._readers))
     read.clear()
     outbox.add_reader(f"{__name__}.reader")
-    host, guest = (services.player_create(name=name)[0] for name in ("Ann", "Ben"))
-    table = services.table_create(host=host, rules=Rules()).table
-    services.table_join(player=guest, code=table.code)
+    table = SeatFactory().table
 
     assert deliver_events(table.pk, 1, 1) == 1
     assert deliver_events(table.pk, 1, 1) == 0

@@ -16,7 +16,7 @@ from bansugoroku.celery import app
 from bansugoroku.games import services
 from bansugoroku.games.models import Event, EventKind, Player, Table, TableState
 from bansugoroku.games.tasks import close_idle_tables, relay_events
-from engine.rules import Rules
+from tests.factories import GameFactory
 from tests.processes import with_broker_down, worker_running
 
 pytestmark = [
@@ -37,11 +37,7 @@ def worker() -> Iterator[None]:
 
 
 def a_started_table() -> str:
-    host, _ = services.player_create(name="Aiko")
-    guest, _ = services.player_create(name="Ben")
-    table = services.table_create(host=host, rules=Rules()).table
-    version = services.table_join(player=guest, code=table.code).table.version
-    return services.table_start(player=host, code=table.code, version=version).table.code
+    return GameFactory().table.code
 
 
 def delivered(code: str, count: int) -> list[int]:
