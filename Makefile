@@ -21,7 +21,7 @@ DEV_ENV := DEBUG=$${DEBUG:-1}
 # mypy's Django plugin loads the settings, which never connect to this database.
 TYPECHECK_ENV := DEBUG=1 DATABASE_URL=postgres://127.0.0.1/typecheck
 
-.PHONY: install install-dev run worker beat manage admin messages test lint bench bench-cpu bench-api bench-sweep clean
+.PHONY: install install-dev run worker beat manage admin messages test test-fast lint bench bench-cpu bench-api bench-sweep clean
 
 # What running the service needs; `install-dev` adds the dev group (pytest, the linters,
 # Playwright...) for the tests, the linters and the benchmarks. --inexact: neither sync
@@ -73,6 +73,11 @@ admin: install
 test: install-dev
 	$(DEV_ENV) CELERY_BROKER_URL=$${CELERY_BROKER_URL:-memory://} $(BIN)/python -m pytest $(PYTEST_ARGS)
 
+# All but the tests marked `slow` (processes, servers, browsers, races, whole games).
+test-fast: install-dev
+	$(DEV_ENV) CELERY_BROKER_URL=$${CELERY_BROKER_URL:-memory://} $(BIN)/python -m pytest \
+		-m "not slow" $(PYTEST_ARGS)
+
 lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -83,7 +88,7 @@ lint: install-dev
 # xgettext), then fill in the new msgstr and check with `make test`.
 messages: install
 	$(DEV_ENV) $(BIN)/python manage.py makemessages --no-obsolete --add-location file \
-		-l de -l fr -l ru -l ja -i staticfiles -i engine -i tests -i bench
+		-l de -l fr -l ru -l ja -i staticfiles -i engine -i tests -i bench -i harness
 
 bench: install-dev
 	$(BIN)/python -m engine.bench

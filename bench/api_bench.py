@@ -20,33 +20,27 @@ hour, so a move rate means something only next to the reference rate of the same
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import multiprocessing
 import os
 import random
-import secrets
 import signal
 import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import timeit
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import psutil
 
-ROOT = Path(__file__).resolve().parent.parent
-HOST = "127.0.0.1"
+from harness.serving import HOST, ROOT, gunicorn, server_env
+
 TIMEOUT = 10.0
 """Seconds before a request counts as failed; far above any latency worth measuring."""
 
@@ -58,12 +52,6 @@ TIMEOUT = 10.0
 # (long tails). 5 is gunicorn's own advice (2 x cores + 1), which keeps a core busy
 # while a worker waits on the database.
 WORKERS = ["--worker-class", "sync", "--workers", "5"]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
 
 
 def ensure_database(url: str) -> None:
@@ -93,72 +81,6 @@ def make_reference_rows(url: str, count: int) -> None:
             " ON CONFLICT DO NOTHING",
             [count - 1],
         )
-
-
-def server_env(database_url: str) -> dict[str, str]:
-    """Production settings, with plain HTTP on loopback and rate limits out of the way."""
-    return os.environ | {
-        "DEBUG": "0",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "SECURE_SSL_REDIRECT": "0",
-        "BEHIND_HTTPS_PROXY": "0",
-        "DATABASE_URL": database_url,
-        # Far above the load: the benchmark measures the server, not its limits.
-        "THROTTLE_PLAYER": "1000000/s",
-        "THROTTLE_ADDRESS": "1000000/s",
-        "THROTTLE_JOIN": "1000000/s",  # the setup joins a table per client from one address
-        "THROTTLE_NEW_PLAYER": "1000000/s",  # and makes two players per client
-        "LOG_LEVEL": "WARNING",
-    }
-
-
-@contextmanager
-def gunicorn(
-    options: list[str], env: dict[str, str], log_path: Path | None = None
-) -> Iterator[tuple[int, int]]:
-    """gunicorn serving on a free loopback port; yields the port and the master's pid.
-    Its output goes to `log_path` if given (for a test to read), else to a file that
-    only a failed start shows.
-
-    It runs in a session of its own: a Ctrl-C of the benchmark does not reach it, and
-    on the way out it is stopped (with its workers) whatever happened meanwhile.
-    """
-    port = free_port()
-    command = [sys.executable, "-m", "gunicorn", "bansugoroku.wsgi"]
-    command += ["--bind", f"{HOST}:{port}", "--log-level", "warning", *options]
-    with log_path.open("w+b") if log_path else tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True
-        )
-        try:
-            deadline = time.monotonic() + 60
-            while not serving(port):
-                if process.poll() is not None or time.monotonic() > deadline:
-                    log.seek(0)
-                    output = log.read().decode(errors="replace")[-4000:]
-                    raise RuntimeError(f"gunicorn did not start:\n{output}")
-                time.sleep(0.2)
-            yield port, process.pid
-        finally:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)  # graceful: the master stops its workers
-                try:
-                    process.wait(15)
-                except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait(5)
-
-
-def serving(port: int) -> bool:
-    conn = http.client.HTTPConnection(HOST, port, timeout=TIMEOUT)
-    try:
-        conn.request("GET", "/healthz")
-        return conn.getresponse().status == 200
-    except OSError:
-        return False
-    finally:
-        conn.close()
 
 
 def server_processes(pid: int) -> list[psutil.Process]:

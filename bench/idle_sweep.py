@@ -26,7 +26,7 @@ from urllib.parse import unquote, urlsplit
 import psycopg
 from psycopg import sql
 
-from bench.api_bench import server_env
+from harness.serving import server_env
 
 _MAKE_TABLES = """
     INSERT INTO games_table (id, code, host_id, finish, muji, start, state, score_black,

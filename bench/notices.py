@@ -92,8 +92,8 @@ def main(argv: list[str] | None = None) -> None:
     import django
 
     django.setup()
-    from tests.notifications.postmark import fake_postmark
-    from tests.notifications.processes import worker_processes
+    from harness.postmark import fake_postmark
+    from harness.workers import worker_processes
 
     threads = args.workers * args.threads
     with fake_postmark() as server:

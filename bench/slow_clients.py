@@ -23,10 +23,8 @@ import sys
 import threading
 import time
 
-from bench.api_bench import HOST, ROOT, ensure_database, gunicorn, server_env
-
-# The Procfile's `web`, with WEB_CONCURRENCY=3.
-PROCFILE_WEB = ["--worker-class", "bansugoroku.tornado_worker.TornadoWorker", "--workers", "3"]
+from bench.api_bench import ensure_database
+from harness.serving import HOST, PROCFILE_WEB, ROOT, gunicorn, server_env
 
 
 def slow_client(port: int, seconds: float, stop: threading.Event) -> None:

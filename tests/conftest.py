@@ -1,6 +1,6 @@
 """Shared pytest fixtures. pytest-django provides `client`, `db`, `settings`, ..."""
 
-import os
+import subprocess
 import uuid
 from collections.abc import Iterator
 from types import SimpleNamespace
@@ -10,8 +10,39 @@ import pytest
 import redis
 from django.core.cache import cache, caches
 
+from tests.caches import REDIS_URL
 from tests.client import Api, open_table
 from tests.finished_games import Played, played_once
+
+SLOW_FIXTURES = {"chromium", "live_server", "server", "worker", "two_workers"}
+"""Fixtures that start a browser, a server or a Celery worker: their tests are slow."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark `slow` the tests that use a process-starting fixture, before `-m` selects."""
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def processes_only_in_slow_tests(request: pytest.FixtureRequest, monkeypatch) -> None:
+    """A test that starts a process or a worker (Chromium, gunicorn, a script, Celery)
+    without the `slow` mark fails: `make test-fast` stays fast and leaves none out by
+    chance."""
+    if request.node.get_closest_marker("slow"):
+        return
+    from celery.contrib.testing import worker
+
+    def refused(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError(f"{request.node.nodeid} starts a process: mark it slow")
+
+    class Refused(subprocess.Popen):  # type: ignore[type-arg]
+        __init__ = refused
+
+    monkeypatch.setattr(subprocess, "Popen", Refused)
+    monkeypatch.setattr(worker, "_start_worker_thread", refused)  # a worker in a thread
 
 
 @pytest.fixture(autouse=True)
@@ -27,10 +58,6 @@ def fresh_rate_limits(monkeypatch):
     yield
     cache.clear()
     process_counters.clear()
-
-
-REDIS_URL = os.environ.get("CACHE_URL") or "redis://127.0.0.1:6379/15"
-"""The Redis the rate-limit tests count in: the suite's CACHE_URL if it has one."""
 
 
 @pytest.fixture(params=["memory", "redis"])

@@ -11,6 +11,9 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
+import pytest
+from celery.contrib.testing.worker import start_worker
+from celery.signals import task_postrun
 from django.db import connections
 
 from bansugoroku.celery import app
@@ -75,3 +78,31 @@ def run_script(script: str, **env: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=60,
     )
+
+
+def _close_connections(**_: object) -> None:
+    """The worker thread opens its own database connection; close it after each task so
+    the test database can be flushed and dropped."""
+    connections.close_all()
+
+
+@contextmanager
+def worker_running() -> Iterator[None]:
+    task_postrun.connect(_close_connections)
+    try:
+        with start_worker(app, perform_ping_check=False, shutdown_timeout=30):
+            yield
+    finally:
+        task_postrun.disconnect(_close_connections)
+
+
+def with_broker_down(script: str) -> subprocess.CompletedProcess[str]:
+    """Run `script` (Python, after `django.setup()`) in a process of its own whose broker
+    is a closed port, on the test database."""
+    return run_script(script, CELERY_BROKER_URL="redis://127.0.0.1:1/0")
+
+
+needs_a_broker = pytest.mark.skipif(
+    not app.conf.broker_url.startswith(("redis://", "amqp://")),
+    reason="real workers over Redis or RabbitMQ: set CELERY_BROKER_URL, as CI does",
+)

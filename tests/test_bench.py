@@ -17,7 +17,9 @@ import pytest
 from django.conf import settings
 from psycopg import sql
 
-from bench.slow_clients import PROCFILE_WEB
+from harness.serving import PROCFILE_WEB
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -20,13 +20,16 @@ import psutil
 import pytest
 
 from bansugoroku import devserver, embedded_db
-from bench.api_bench import free_port
+from harness.serving import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 # Never connected to: `check` and `--help` open no connection.
 NO_DATABASE = "postgres://user@127.0.0.1:1/none"
 
-pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("make") is None, reason="needs make"),
+]
 
 
 def make_env(**extra: str) -> dict[str, str]:

@@ -1,10 +1,4 @@
-import os
-import secrets
-import string
-import subprocess
-import sys
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
@@ -19,8 +13,9 @@ from bansugoroku.env import (
     env_required,
     env_url,
 )
+from tests.production_settings import PRODUCTION_ENV, load_settings, run_python
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow
 
 
 @pytest.mark.parametrize("value", ["1", "true", "True", "YES", "on", " 1 "])
@@ -90,31 +85,6 @@ def test_env_url(monkeypatch):
 
 
 # The settings module itself, loaded in a fresh interpreter with a controlled environment.
-
-PRODUCTION_ENV = {
-    "DEBUG": "0",
-    "SECRET_KEY": "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(50)),
-    "ALLOWED_HOSTS": "example.com",
-    # Never connected to: loading settings and `check --deploy` don't open connections.
-    "DATABASE_URL": "postgres://user@127.0.0.1:1/bansugoroku",
-}
-
-
-def run_python(args, env):
-    keep = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "SYSTEMROOT")}
-    return subprocess.run(
-        [sys.executable, *args],
-        env={**keep, "DJANGO_SETTINGS_MODULE": "bansugoroku.settings", **env},
-        cwd=BASE_DIR,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def load_settings(env, expression="settings.DEBUG"):
-    code = f"from django.conf import settings; print({expression})"
-    return run_python(["-c", code], env)
 
 
 @pytest.mark.parametrize(

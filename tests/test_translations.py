@@ -53,6 +53,7 @@ def test_every_string_is_translated(language):
 
 
 @pytest.mark.skipif(shutil.which("xgettext") is None, reason="GNU gettext's xgettext is absent")
+@pytest.mark.slow
 def test_the_catalogues_hold_exactly_the_strings_of_the_templates_and_code(tmp_path, monkeypatch):
     """`make messages` would change nothing: no string is missing, none is left over."""
     for package in ("bansugoroku", "notifications"):

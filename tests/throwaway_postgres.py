@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.api_bench import free_port
+from harness.serving import free_port
 
 
 def _binaries() -> Path | None:

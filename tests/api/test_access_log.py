@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from bench.api_bench import HOST, gunicorn
-from bench.slow_clients import PROCFILE_WEB
+from harness.serving import HOST, PROCFILE_WEB, gunicorn
 from notifications.tokens import confirm_token, unsubscribe_token
 from tests.processes import process_env
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 def request(port: int, method: str, path: str) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.client import Api
-from tests.test_settings import PRODUCTION_ENV, load_settings
+from tests.production_settings import PRODUCTION_ENV, load_settings
 
 ALLOWED = "http://localhost:5173"
 REFUSED = "https://evil.example"
@@ -72,6 +72,7 @@ def test_only_the_api_answers_cross_origin(db, client):
         assert "Access-Control-Allow-Origin" not in answer, path
 
 
+@pytest.mark.slow
 def test_no_origin_is_allowed_by_default_and_the_list_is_read_strictly():
     result = load_settings(PRODUCTION_ENV, "settings.CORS_ALLOWED_ORIGINS")
     assert result.returncode == 0, result.stderr

@@ -70,6 +70,7 @@ def test_bad_entropy_is_a_400(host, entropy):
     assert answer.status == 400 and "entropy" in answer.body["errors"]
 
 
+@pytest.mark.slow
 def test_the_readmes_standalone_check_verifies_a_finished_game(played, finished, tmp_path):
     """The README's script, standard library only, checks a game from the dice answer,
     and says so when a roll is not the seed's."""

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from bansugoroku.site import DEVELOPMENT_URL, site_url
-from tests.test_settings import PRODUCTION_ENV, load_settings, run_python
+from tests.production_settings import PRODUCTION_ENV, load_settings, run_python
 
 LAN_HOST = "192.168.1.23:8000"
 
@@ -47,6 +47,7 @@ def test_outside_a_request_links_use_site_url_or_the_development_address(setting
     assert site_url() == "https://play.example.com"
 
 
+@pytest.mark.slow
 def test_without_debug_site_url_is_set_or_derived_from_allowed_hosts():
     derived = load_settings(PRODUCTION_ENV, "settings.SITE_URL")
     assert derived.stdout.strip() == "https://example.com", derived.stderr
@@ -65,11 +66,13 @@ def schema_servers(env: dict[str, str]) -> list[dict[str, str]] | None:
     return json.loads(result.stdout).get("servers")
 
 
+@pytest.mark.slow
 def test_the_schema_names_site_url_as_its_server():
     servers = schema_servers({**PRODUCTION_ENV, "SITE_URL": "https://play.example.com"})
     assert servers == [{"url": "https://play.example.com"}]
 
 
+@pytest.mark.slow
 def test_without_site_url_in_development_the_schema_names_no_server():
     """Clients then resolve the paths against the schema's own address."""
     env = {"DEBUG": "1", "DATABASE_URL": PRODUCTION_ENV["DATABASE_URL"]}

@@ -11,8 +11,12 @@ import subprocess
 import sys
 from typing import Any
 
-from bench.api_bench import HOST, ROOT, free_port, gunicorn, server_env
+import pytest
+
+from harness.serving import HOST, ROOT, free_port, gunicorn, server_env
 from tests.throwaway_postgres import throwaway_postgres
+
+pytestmark = pytest.mark.slow
 
 PROBLEM = "application/problem+json"
 

@@ -9,15 +9,15 @@ import time
 from typing import Any
 
 import pytest
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings as django_settings
 from django.db import transaction
 
 from bansugoroku.games.models import Player
 from notifications.models import DeviceToken, PushSubscription
-from tests.api.test_concurrency import TIMEOUT, Race, lock_waiters
 from tests.client import Answer, Api, check
+from tests.notifications.push_service import p256dh
+from tests.races import TIMEOUT, Race, lock_waiters
 
 SUBSCRIPTIONS = "players/me/push-subscriptions"
 DEVICES = "players/me/devices"
@@ -25,15 +25,6 @@ DEVICES = "players/me/devices"
 
 def b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def p256dh() -> str:
-    point = (
-        ec.generate_private_key(ec.SECP256R1())
-        .public_key()
-        .public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
-    )
-    return b64(point)
 
 
 def subscription(name: str = "a", **changes: Any) -> dict[str, Any]:

@@ -7,6 +7,7 @@ import importlib
 import random
 from typing import Any
 
+import pytest
 from django.apps import apps
 
 from bansugoroku.games import events
@@ -57,6 +58,7 @@ def test_the_opponents_play_is_told_from_your_side(host, guest, table):
     assert told["notation"].startswith(f"{first[0]}/{first[1]}")
 
 
+@pytest.mark.slow
 def test_every_state_of_a_game_tells_what_its_history_does(host, guest):
     code = open_table(host, guest, {"finish": "bear_off", "muji": "on_the_spot"})
     rng = random.Random(code)

@@ -9,6 +9,8 @@ import pytest
 from engine.rules import Finish, Muji, Start
 from tests.client import Api, mover, open_table
 
+pytestmark = pytest.mark.slow
+
 RULES = [
     {"finish": f.value, "muji": m.value, "start": s.value}
     for f in Finish

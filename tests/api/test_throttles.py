@@ -15,9 +15,9 @@ from django.core.cache.backends.redis import RedisCache
 from django.test import Client
 
 from bansugoroku.games.models import Player
+from tests.caches import REDIS_URL
 from tests.client import Api
-from tests.conftest import REDIS_URL
-from tests.front.test_play_pages import NEW_TABLE, seated_client
+from tests.front.pages import NEW_TABLE, seated_client
 
 
 def test_rate_limits_answer_429_with_retry_after(host, monkeypatch, throttle_clock):
@@ -178,6 +178,7 @@ def redis_hangs(settings) -> Iterator[HangingRedis]:
     server.close()
 
 
+@pytest.mark.slow
 def test_after_a_redis_timeout_requests_leave_redis_alone_for_a_while(
     api, monkeypatch, redis_hangs
 ):

@@ -26,19 +26,26 @@ import pytest
 from django.db import connections
 
 from bansugoroku.celery import app
-from bench.api_bench import free_port
+from harness.postmark import FakePostmark, Received, fake_postmark
+from harness.serving import free_port
 from tests.deployment.procfile import Deployment, deployed
 from tests.deployment.router import tls_router
-from tests.front.browsers import DESKTOP, PHONE, needs_chromium
-from tests.front.test_browser import Watched, my_turn, play_one_move, shoot
-from tests.notifications.postmark import FakePostmark, Received, fake_postmark
+from tests.front.browsers import (
+    DESKTOP,
+    PHONE,
+    Watched,
+    my_turn,
+    needs_chromium,
+    play_one_move,
+    shoot,
+)
 
 BROKER = app.conf.broker_url
 on_redis = pytest.mark.skipif(
     not BROKER.startswith("redis://") and not os.environ.get("CI"),
     reason="the deployment runs Celery on Redis: set CELERY_BROKER_URL=redis://..., as CI does",
 )
-pytestmark = [needs_chromium, on_redis]
+pytestmark = [pytest.mark.slow, needs_chromium, on_redis]
 
 DEPLOYMENT_REDIS_DB = 15
 """The deployment's broker and rate limits, apart from the suite's own broker."""

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine import bench
+
+pytestmark = pytest.mark.slow
 
 
 def test_the_benchmark_prints_the_command_beside_legal_plays(capsys):

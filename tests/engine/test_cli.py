@@ -10,6 +10,8 @@ import pytest
 
 from engine.position import Position
 
+pytestmark = pytest.mark.slow
+
 START = Position.start().to_json()
 
 

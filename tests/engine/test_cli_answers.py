@@ -14,6 +14,8 @@ import io
 import json
 from pathlib import Path
 
+import pytest
+
 from engine import cli
 from engine.bench import mixed_cases, request_line
 from engine.plays import apply_moves, legal_plays
@@ -67,6 +69,7 @@ def test_the_command_writes_the_pinned_answers_byte_for_byte():
     assert served(list(requests)) == list(answers)
 
 
+@pytest.mark.slow
 def test_the_command_answers_as_the_slow_obvious_way_does():
     requests = [request_line(case) for case in mixed_cases(2000, 11)]
     assert served(requests) == [slow_answer(request) for request in requests]

@@ -17,6 +17,7 @@ from tests.engine.strategies import game_positions
 
 @settings(max_examples=300, deadline=None)
 @given(game_positions(), st.sampled_from(list(Level)), st.integers(0, 2**32))
+@pytest.mark.slow
 def test_choose_always_returns_the_moves_of_a_legal_play(case, level, seed):
     position, dice, rules = case
     moves = choose(position, dice, rules, level, random.Random(seed))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 
 from engine.notation import format_play, parse_play, parse_position_id, position_id
@@ -11,6 +12,8 @@ from engine.rules import Finish
 from engine.turn import IllegalMoveError, TurnInProgress
 from tests.engine import reference
 from tests.engine.strategies import game_positions
+
+pytestmark = pytest.mark.slow
 
 EXAMPLES = settings(max_examples=300, deadline=None)
 

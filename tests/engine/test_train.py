@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 from engine.net import Net
 from engine.rules import Finish, Muji, Rules
@@ -29,6 +30,7 @@ def test_learning_moves_the_last_estimate_toward_the_result():
     assert after < before
 
 
+@pytest.mark.slow
 def test_a_tiny_run_saves_resumes_and_gives_the_same_net_as_one_never_stopped(tmp_path):
     def run(name: str, games: int, *extra: str) -> dict[str, np.ndarray]:
         out, checkpoint = tmp_path / f"{name}.npz", tmp_path / f"{name}-checkpoint.npz"

@@ -1,5 +1,6 @@
 """What the browser tests share: Debian's chromium, found on PATH and driven by
-Playwright (which downloads no browser of its own), and where screenshots go."""
+Playwright (which downloads no browser of its own), where screenshots go, and a
+watched context with the moves of a game played by tapping."""
 
 from __future__ import annotations
 
@@ -41,3 +42,91 @@ def launched() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+class Watched:
+    """A browser context whose pages fail the test on a console error or a failed
+    request (a 4xx or 5xx answer counts)."""
+
+    def __init__(self, chromium: Any, viewport: dict[str, int], **options: Any) -> None:
+        self.context = chromium.new_context(viewport=viewport, **options)
+        self.problems: list[str] = []
+        self.page = self.context.new_page()
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        self.page.on("requestfailed", self._failed)
+        self.page.on("response", self._response)
+        # What the network answered (the page sees a revalidated 304 as its cached 200).
+        self.network_statuses: list[int] = []
+        devtools = self.context.new_cdp_session(self.page)
+        devtools.on(
+            "Network.responseReceivedExtraInfo",
+            lambda event: self.network_statuses.append(event["statusCode"]),
+        )
+        devtools.send("Network.enable")
+
+    def _console(self, message: Any) -> None:
+        if message.type == "error":
+            self.problems.append(f"console: {message.text}")
+
+    def _failed(self, request: Any) -> None:
+        # A request the browser itself cancelled, because the page navigated away before
+        # it finished (a form sent while a script still loads), is no failure.
+        if request.failure != "net::ERR_ABORTED":
+            self.problems.append(f"{request.failure}: {request.url}")
+
+    def _response(self, response: Any) -> None:
+        if response.status >= 400:
+            self.problems.append(f"{response.status}: {response.url}")
+
+
+def play_one_move(page: Any) -> None:
+    """Tap the movable stone farthest from home, then its farthest legal point, not
+    hitting when it can help it (hits make the game long)."""
+    page.locator(f'[data-point="{max(points(page, "data-movable"))}"]').click()
+    legal = page.locator("[data-legal]").evaluate_all(
+        "els => els.map(e => [Number(e.dataset.point), e.getAttribute('aria-label')])"
+    )
+    assert legal, "a movable stone lights up where it can go"
+    quiet = [point for point, label in legal if "of theirs" not in label]
+    act(page, page.locator(f'[data-point="{min(quiet or [p for p, _ in legal])}"]'))
+
+
+def my_turn(page: Any) -> bool:
+    return page.locator("[data-movable]").count() > 0
+
+
+def shoot(page: Any, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"{name}-screen.png"))
+
+
+def assert_fits(page: Any) -> None:
+    """No horizontal scroll, and every control at least 44 px in both directions."""
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{overflow} px of horizontal scroll"
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('main button:not([hidden]), main a, .pt')]
+        .filter(e => e.offsetParent !== null || e instanceof SVGElement)
+        .map(e => [e.dataset.test || e.textContent.trim(), e.getBoundingClientRect()])
+        .filter(([, r]) => r.width && (r.width < 43.5 || r.height < 43.5))
+        .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+    )
+    assert not small, f"touch targets under 44 px: {small}"
+
+
+def version(page: Any) -> str:
+    return str(page.locator("#board").get_attribute("data-version"))
+
+
+def act(page: Any, locator: Any) -> None:
+    """Click and wait for the answer to be drawn: the board shows the new version."""
+    before = version(page)
+    locator.click()
+    page.locator(f'#board:not([data-version="{before}"])').wait_for(timeout=5000)
+
+
+def points(page: Any, marked: str) -> list[int]:
+    found = page.locator(f"[{marked}]").evaluate_all("els => els.map(e => e.dataset.point)")
+    return [int(point) for point in found]

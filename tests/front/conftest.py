@@ -19,3 +19,10 @@ def server(django_db_blocker: Any) -> Iterator[str]:
         live = LiveServer("127.0.0.1:0")
         yield live.url
         live.stop()
+
+
+@pytest.fixture
+def settings_for_play(settings: Any, transactional_db: None) -> Any:
+    settings.PLAY_POLL_MS = 150  # the other browser sees a move within 0.15 s
+    settings.DEBUG = True  # plain-HTTP cookies, as `make run` has them
+    return settings

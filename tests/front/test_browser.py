@@ -16,8 +16,20 @@ from bansugoroku.celery import app
 from bansugoroku.front.identity import COOKIE
 from engine.rules import WinKind
 from tests.finished_games import won_table
-from tests.front.browsers import DESKTOP, PHONE, SHOTS, needs_chromium
-from tests.games.test_tasks import worker_running
+from tests.front.browsers import (
+    DESKTOP,
+    PHONE,
+    Watched,
+    act,
+    assert_fits,
+    my_turn,
+    needs_chromium,
+    play_one_move,
+    points,
+    shoot,
+    version,
+)
+from tests.processes import worker_running
 from tests.wins import WINS
 
 pytestmark = needs_chromium
@@ -25,77 +37,6 @@ pytestmark = needs_chromium
 GAME_SECONDS = 120
 """A game by clicking took 13 to 50 s here (50 to 160 moves, on a busy 2-core machine);
 the limit only stops a stuck test."""
-
-
-class Watched:
-    """A browser context whose pages fail the test on a console error or a failed
-    request (a 4xx or 5xx answer counts)."""
-
-    def __init__(self, chromium: Any, viewport: dict[str, int], **options: Any) -> None:
-        self.context = chromium.new_context(viewport=viewport, **options)
-        self.problems: list[str] = []
-        self.page = self.context.new_page()
-        self.page.on("console", self._console)
-        self.page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
-        self.page.on("requestfailed", self._failed)
-        self.page.on("response", self._response)
-        # What the network answered (the page sees a revalidated 304 as its cached 200).
-        self.network_statuses: list[int] = []
-        devtools = self.context.new_cdp_session(self.page)
-        devtools.on(
-            "Network.responseReceivedExtraInfo",
-            lambda event: self.network_statuses.append(event["statusCode"]),
-        )
-        devtools.send("Network.enable")
-
-    def _console(self, message: Any) -> None:
-        if message.type == "error":
-            self.problems.append(f"console: {message.text}")
-
-    def _failed(self, request: Any) -> None:
-        # A request the browser itself cancelled, because the page navigated away before
-        # it finished (a form sent while a script still loads), is no failure.
-        if request.failure != "net::ERR_ABORTED":
-            self.problems.append(f"{request.failure}: {request.url}")
-
-    def _response(self, response: Any) -> None:
-        if response.status >= 400:
-            self.problems.append(f"{response.status}: {response.url}")
-
-
-@pytest.fixture
-def settings_for_play(settings: Any, transactional_db: None) -> Any:
-    settings.PLAY_POLL_MS = 150  # the other browser sees a move within 0.15 s
-    settings.DEBUG = True  # plain-HTTP cookies, as `make run` has them
-    return settings
-
-
-def version(page: Any) -> str:
-    return str(page.locator("#board").get_attribute("data-version"))
-
-
-def act(page: Any, locator: Any) -> None:
-    """Click and wait for the answer to be drawn: the board shows the new version."""
-    before = version(page)
-    locator.click()
-    page.locator(f'#board:not([data-version="{before}"])').wait_for(timeout=5000)
-
-
-def points(page: Any, marked: str) -> list[int]:
-    found = page.locator(f"[{marked}]").evaluate_all("els => els.map(e => e.dataset.point)")
-    return [int(point) for point in found]
-
-
-def play_one_move(page: Any) -> None:
-    """Tap the movable stone farthest from home, then its farthest legal point, not
-    hitting when it can help it (hits make the game long)."""
-    page.locator(f'[data-point="{max(points(page, "data-movable"))}"]').click()
-    legal = page.locator("[data-legal]").evaluate_all(
-        "els => els.map(e => [Number(e.dataset.point), e.getAttribute('aria-label')])"
-    )
-    assert legal, "a movable stone lights up where it can go"
-    quiet = [point for point, label in legal if "of theirs" not in label]
-    act(page, page.locator(f'[data-point="{min(quiet or [p for p, _ in legal])}"]'))
 
 
 def keyboard_one_move(page: Any) -> None:
@@ -127,16 +68,6 @@ def drag_one_move(page: Any, shot: str) -> None:
     page.locator(f'#board:not([data-version="{before}"])').wait_for(timeout=5000)
 
 
-def my_turn(page: Any) -> bool:
-    return page.locator("[data-movable]").count() > 0
-
-
-def shoot(page: Any, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-    page.screenshot(path=str(SHOTS / f"{name}-screen.png"))
-
-
 def first_load_bytes(chromium: Any, server: str, cookies: list[Any], path: str) -> int:
     """Bytes a fresh browser transfers for a page and what it loads (headers and bodies)."""
     context = chromium.new_context()
@@ -152,20 +83,6 @@ def first_load_bytes(chromium: Any, server: str, cookies: list[Any], path: str) 
         )
     finally:
         context.close()
-
-
-def assert_fits(page: Any) -> None:
-    """No horizontal scroll, and every control at least 44 px in both directions."""
-    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-    assert overflow <= 0, f"{overflow} px of horizontal scroll"
-    small = page.evaluate(
-        """() => [...document.querySelectorAll('main button:not([hidden]), main a, .pt')]
-        .filter(e => e.offsetParent !== null || e instanceof SVGElement)
-        .map(e => [e.dataset.test || e.textContent.trim(), e.getBoundingClientRect()])
-        .filter(([, r]) => r.width && (r.width < 43.5 || r.height < 43.5))
-        .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)"""
-    )
-    assert not small, f"touch targets under 44 px: {small}"
 
 
 @pytest.fixture(params=[PHONE, DESKTOP], ids=["phone", "desktop"])

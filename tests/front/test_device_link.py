@@ -14,7 +14,6 @@ from django.test import Client
 
 from bansugoroku.front import devices
 from bansugoroku.front.identity import COOKIE, KEPT, KEPT_COOKIE, MAX_AGE
-from bansugoroku.games import services
 from tests.factories import PlayerFactory, TableFactory
 
 
@@ -26,7 +25,7 @@ def make_link(client: Client) -> str:
 
 @pytest.fixture
 def phone(db: None) -> tuple[Client, str]:
-    _, token = services.player_create(name="Aiko")
+    token = PlayerFactory(name="Aiko").token
     client = Client()
     client.cookies[COOKIE] = token
     return client, token
@@ -82,7 +81,7 @@ def test_a_browser_without_a_player_makes_no_link(db):
 def test_two_devices_racing_for_one_link_get_it_once():
     """Two connections use the same link at the same moment: the nonce's primary key
     lets exactly one of them through."""
-    _, token = services.player_create(name="Aiko")
+    token = PlayerFactory(name="Aiko").token
     link = devices.make_link(token)
     start = threading.Barrier(2)
     results: list[str] = []

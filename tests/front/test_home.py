@@ -41,11 +41,9 @@ def test_database_is_postgresql(settings):
 
 @pytest.mark.django_db
 def test_an_invitation_link_shows_the_host_and_the_code(client):
-    from bansugoroku.games import services
-    from engine.rules import Rules
+    from tests.factories import TableFactory
 
-    host, _ = services.player_create(name="Aiko")
-    table = services.table_create(host=host, rules=Rules()).table
+    table = TableFactory(host__name="Aiko")
     page = client.get(f"/t/{table.code.lower()}")
     assert page.status_code == 200
     assert "Aiko invites you" in page.content.decode() and table.code in page.content.decode()

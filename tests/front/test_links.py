@@ -8,9 +8,8 @@ import re
 
 import pytest
 
-from bansugoroku.games import services
-from engine.rules import Rules
-from tests.test_settings import PRODUCTION_ENV, load_settings
+from tests.factories import SeatFactory, TableFactory
+from tests.production_settings import PRODUCTION_ENV, load_settings
 
 FINGERPRINT = ":".join(["AB"] * 32)
 
@@ -23,8 +22,7 @@ def og(content: str) -> dict[str, str]:
 @pytest.mark.django_db
 def test_an_invitation_page_has_a_preview(client, settings):
     settings.SITE_URL = "https://play.example.com"
-    host, _ = services.player_create(name="Aiko <3")
-    table = services.table_create(host=host, rules=Rules()).table
+    table = TableFactory(host__name="Aiko <3")
     content = client.get(f"/t/{table.code.lower()}").content.decode()
     tags = og(content)
     assert tags["title"] == "Aiko <3 invites you to Ban-sugoroku"
@@ -40,10 +38,7 @@ def test_an_invitation_page_has_a_preview(client, settings):
 @pytest.mark.django_db
 def test_a_full_table_says_so_and_a_missing_one_has_no_preview(client, settings):
     settings.SITE_URL = None
-    host, _ = services.player_create(name="Aiko")
-    guest, _ = services.player_create(name="Ben")
-    table = services.table_create(host=host, rules=Rules()).table
-    services.table_join(player=guest, code=table.code)
+    table = SeatFactory().table
     tags = og(client.get(f"/t/{table.code}", headers={"Host": "localhost:8000"}).content.decode())
     assert tags["description"] == f"Both seats at table {table.code} are taken."
     assert tags["url"] == f"http://localhost:8000/t/{table.code}"
@@ -83,6 +78,7 @@ def test_the_ios_app_opens_invitation_links(client, settings):
     assert detail["paths"] == ["/t/*"]
 
 
+@pytest.mark.slow
 def test_the_app_settings_are_read_strictly():
     env = {
         **PRODUCTION_ENV,

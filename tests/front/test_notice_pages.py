@@ -19,12 +19,11 @@ from django.utils import timezone
 from bansugoroku.games.models import Player
 from notifications.models import EmailAddress, Preferences
 from notifications.tokens import unsubscribe_token
-from tests.api.test_concurrency import TIMEOUT, Race, lock_waiters
 from tests.client import Api
 from tests.factories import EmailAddressFactory
-from tests.front.test_pages import browser, page
-from tests.notifications.helpers import send_confirmations
-from tests.notifications.test_api import confirmation_token, confirmed_address
+from tests.front.pages import browser, page
+from tests.notifications.helpers import confirmation_token, confirmed_address, send_confirmations
+from tests.races import TIMEOUT, Race, lock_waiters
 
 pytestmark = pytest.mark.django_db
 

@@ -13,18 +13,14 @@ import pytest
 from django.core import mail
 
 from notifications.models import EmailAddress, PushSubscription
-from tests.api.test_push import p256dh
 from tests.client import Api
-from tests.front import test_browser
-from tests.front.browsers import DESKTOP, PHONE, needs_chromium
-from tests.front.test_browser import Watched, assert_fits, shoot
-from tests.front.test_service_worker import PUSH_SERVICE_STAND_IN
+from tests.front.browsers import DESKTOP, PHONE, Watched, assert_fits, needs_chromium, shoot
 from tests.notifications.helpers import send_confirmations
+from tests.notifications.push_service import PUSH_SERVICE_STAND_IN, p256dh
 
 pytestmark = needs_chromium
 
 # The play pages' settings: plain-HTTP cookies and a quick poll.
-plain_http = test_browser.settings_for_play
 
 
 def watched_as(chromium: Any, server: str, token: str | None, size: dict[str, int]) -> Watched:
@@ -34,8 +30,8 @@ def watched_as(chromium: Any, server: str, token: str | None, size: dict[str, in
     return watched
 
 
-def test_set_confirm_and_choose_notices_in_the_browser(chromium, server, plain_http, settings):
-    settings.SITE_URL = server  # the worker mails the link, outside any request
+def test_set_confirm_and_choose_notices_in_the_browser(chromium, server, settings_for_play):
+    settings_for_play.SITE_URL = server  # the worker mails the link, outside any request
     aiko = watched_as(chromium, server, Api().new_player("Aiko").token, PHONE)
     page = aiko.page
     page.goto(server + "/settings/notices")
@@ -129,11 +125,11 @@ def test_set_confirm_and_choose_notices_in_the_browser(chromium, server, plain_h
 
 
 @pytest.mark.parametrize("where", ["server", "browser"])
-def test_no_push_is_said_in_a_plain_sentence(chromium, server, plain_http, where):
+def test_no_push_is_said_in_a_plain_sentence(chromium, server, settings_for_play, where):
     """Push off at the server (no VAPID key), or a browser without the Push API."""
     aiko = watched_as(chromium, server, Api().new_player("Aiko").token, PHONE)
     if where == "server":
-        plain_http.VAPID_PUBLIC_KEY = None
+        settings_for_play.VAPID_PUBLIC_KEY = None
     else:
         aiko.context.add_init_script("delete window.PushManager")
     aiko.page.goto(server + "/settings")

@@ -8,29 +8,15 @@ import pytest
 from django.test import Client
 from django.utils.html import escape
 
-from bansugoroku.front.identity import COOKIE
 from bansugoroku.games import reviews
 from bansugoroku.games.models import Game, GameReview, Player
 from bansugoroku.games.player_tokens import token_hash
 from engine.rules import WinKind
 from tests.finished_games import won_table
+from tests.front.pages import browser, page
 from tests.wins import WINS
 
 pytestmark = pytest.mark.django_db
-
-
-def browser(token: str | None = None, **headers: str) -> Client:
-    client = Client(headers=headers)
-    if token:
-        client.cookies[COOKIE] = token
-    return client
-
-
-def page(client: Client, path: str, status: int = 200) -> str:
-    answer = client.get(path)
-    assert answer.status_code == status, (path, answer.status_code)
-    assert answer["Content-Type"].startswith("text/html")
-    return answer.content.decode()
 
 
 def frames(html: str) -> list[dict]:

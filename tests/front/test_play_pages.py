@@ -12,25 +12,17 @@ from django.test import Client
 
 from bansugoroku.front.identity import COOKIE
 from bansugoroku.front.texts import point_names, table_texts
-from bansugoroku.games import services
 from bansugoroku.games.models import CpuLevel, Player, Seat, Table
-from engine.rules import Rules, WinKind
+from engine.rules import WinKind
+from tests.factories import PlayerFactory, SeatFactory, TableFactory
+from tests.front.pages import NEW_TABLE, seated_client
 
 pytestmark = pytest.mark.django_db
 
-NEW_TABLE = {"name": "Aiko", "opponent": "friend", "finish": "iri", "muji": "bigger"}
-NEW_TABLE |= {"start": "alternate"}
-
-
-def seated_client(player_token: str) -> Client:
-    client = Client()
-    client.cookies[COOKIE] = player_token
-    return client
-
 
 def a_table(host_name: str = "Aiko") -> tuple[Table, str]:
-    host, token = services.player_create(name=host_name)
-    return services.table_create(host=host, rules=Rules()).table, token
+    host = PlayerFactory(name=host_name)
+    return TableFactory(host=host), host.token
 
 
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
@@ -95,7 +87,7 @@ def test_joining_seats_the_browser_and_opens_the_table(client):
 
 def test_a_join_that_fails_says_why_and_keeps_the_new_player(client):
     table, _ = a_table()
-    services.table_join(player=services.player_create(name="Ben")[0], code=table.code)
+    SeatFactory(table=table)
     full = client.post("/join", {"name": "Cleo", "code": table.code})
     assert full.status_code == 409 and "Both seats" in full.content.decode()
     assert COOKIE in full.cookies
@@ -119,7 +111,7 @@ def test_joining_counts_as_a_join_guess(client, monkeypatch):
 def test_the_table_page_is_for_the_players_at_the_table(client):
     table, token = a_table()
     assert client.get(f"/tables/{table.code}")["Location"] == f"/t/{table.code}"
-    _, stranger = services.player_create(name="Eve")
+    stranger = PlayerFactory(name="Eve").token
     assert seated_client(stranger).get(f"/tables/{table.code}")["Location"] == f"/t/{table.code}"
     assert seated_client("stale").get(f"/tables/{table.code}").status_code == 302
     assert seated_client(token).get("/tables/%00%00").status_code == 302
@@ -140,7 +132,7 @@ def test_the_invitation_offers_the_right_thing(client):
     assert 'data-test="join"' in client.get(f"/t/{table.code}").content.decode()
     seated = seated_client(token).get(f"/t/{table.code}").content.decode()
     assert f'href="/tables/{table.code}"' in seated and 'data-test="join"' not in seated
-    services.table_join(player=services.player_create(name="Ben")[0], code=table.code)
+    SeatFactory(table=table)
     full = client.get(f"/t/{table.code}").content.decode()
     assert "Both seats" in full and 'data-test="join"' not in full
 

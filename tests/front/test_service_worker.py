@@ -17,9 +17,9 @@ from django.test import Client
 
 from bansugoroku.front.identity import COOKIE
 from notifications.models import PushSubscription
-from tests.api.test_push import p256dh
 from tests.client import Api
 from tests.front.browsers import CHROMIUM, launched
+from tests.notifications.push_service import PUSH_SERVICE_STAND_IN, p256dh
 
 T = TypeVar("T")
 WAIT = 30.0
@@ -135,28 +135,6 @@ def outside_the_event_loop(call: Callable[[], T]) -> T:
 
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(run).result()
-
-
-# The browser's push service (Google's, for Chromium) can't be reached from here, so
-# pushManager stands in for it with the subscription a browser would get; everything else
-# is real: the key from the API, the worker's registration, the POST and DELETE with the
-# player's cookie and the CSRF token.
-PUSH_SERVICE_STAND_IN = """([endpoint, p256dh, auth]) => {
-  const subscription = {
-    endpoint,
-    options: {},
-    toJSON: () => ({endpoint, expirationTime: null, keys: {p256dh, auth}}),
-    unsubscribe: async () => { window.unsubscribed = true; return true; },
-  };
-  PushManager.prototype.getSubscription = async function () {
-    return window.subscribedWith ? subscription : null;
-  };
-  PushManager.prototype.subscribe = async function (options) {
-    const key = new Uint8Array(options.applicationServerKey);
-    window.subscribedWith = btoa(String.fromCharCode(...key));
-    return subscription;
-  };
-}"""
 
 
 @pytest.mark.django_db(transaction=True)

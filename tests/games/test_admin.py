@@ -100,6 +100,7 @@ def test_someone_not_staff_is_sent_to_the_login(played):
     assert Client().get("/admin/games/table/").status_code == 302
 
 
+@pytest.mark.slow
 def test_repeated_wrong_passwords_lock_the_login_out(db, settings):
     """After 5 wrong passwords, even the right one is refused, for that name and address;
     another address can still log in."""

@@ -22,30 +22,17 @@ from bansugoroku.games.models import Event, Game, Table, Turn
 from bansugoroku.games.replay import replay_game
 from bansugoroku.games.tasks import recover_cpu_turns
 from tests.client import Api
+from tests.cpu_games import a_cpu_table, human_to_move, play_first_legal_move
 from tests.factories import TableFactory
-from tests.games.test_tasks import with_broker_down, worker_running
-from tests.processes import beat_process, worker_process
+from tests.processes import (
+    beat_process,
+    needs_a_broker,
+    with_broker_down,
+    worker_process,
+    worker_running,
+)
 
-
-def human_to_move(code: str, human: Api) -> bool:
-    state = human.state(code)
-    return state["game"]["state"] == "playing" and state["game"]["turn"]["yours"]
-
-
-def a_cpu_table(human: Api, level: str = "normal") -> str:
-    created = human.post("tables", {"opponent": "cpu", "cpu_level": level})
-    assert created.status == 201, created.body
-    code = created.body["code"]
-    started = human.post(f"tables/{code}/start", {"version": created.body["version"]})
-    assert started.status == 200, started.body
-    return code
-
-
-def play_first_legal_move(code: str, human: Api) -> None:
-    state = human.state(code)
-    move = state["game"]["turn"]["legal_moves"][0]
-    sent = human.post(f"tables/{code}/moves", {"version": state["version"], "moves": [move]})
-    assert sent.status == 200, sent.body
+pytestmark = pytest.mark.slow
 
 
 def cpu_to_move(code: str) -> Game:
@@ -219,12 +206,6 @@ def test_the_recovery_queues_the_cpus_turn_only_once_it_waited_too_long(db, sett
         services.cpu_move(code=code, game_number=1, turn_number=turn)
     with time_machine.travel(later + settings.CPU_TURN_RETRY_AFTER * 2):
         assert recover_cpu_turns() == (1 if cpu_to_move(code).turn_seat == 1 else 0)
-
-
-needs_a_broker = pytest.mark.skipif(
-    not app.conf.broker_url.startswith(("redis://", "amqp://")),
-    reason="real workers over Redis or RabbitMQ: set CELERY_BROKER_URL, as CI does",
-)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -23,7 +23,9 @@ from django.utils import timezone
 from bansugoroku.games import idle, services
 from bansugoroku.games.models import EventKind, Game, GameState, Player, Table, TableState, Turn
 from bansugoroku.games.player_tokens import token_hash
-from tests.api.test_concurrency import (
+from tests.client import open_table
+from tests.finished_games import whole_play
+from tests.races import (
     TIMEOUT,
     Before,
     Race,
@@ -34,10 +36,8 @@ from tests.api.test_concurrency import (
     post,
     seated,
 )
-from tests.client import open_table
-from tests.finished_games import whole_play
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 START = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -14,8 +14,8 @@ from django.utils import timezone
 from bansugoroku.games import idle, outbox, services
 from bansugoroku.games.models import Event, EventKind, Table
 from bansugoroku.games.tasks import deliver_events
-from engine.rules import Rules
 from notifications.tasks import outbox_notices
+from tests.factories import GameFactory, SeatFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -28,10 +28,9 @@ def test_the_apps_register_the_cpus_turn_the_reviews_and_the_notices_once_each()
 
 
 def a_game_being_played() -> Table:
-    host, guest = (services.player_create(name=name)[0] for name in ("Ann", "Ben"))
-    table = services.table_create(host=host, rules=Rules()).table
-    version = services.table_join(player=guest, code=table.code).table.version
-    return services.table_start(player=host, code=table.code, version=version).table
+    table = GameFactory().table
+    table.refresh_from_db()
+    return table
 
 
 def reviews_queued(table: Table, capture: Any) -> list[int]:
@@ -73,9 +72,7 @@ def test_a_registered_reader_reads_each_new_event_once_before_it_is_marked(monke
     monkeypatch.setattr(outbox, "_readers", list(outbox._readers))
     read.clear()
     outbox.add_reader(f"{__name__}.reader")
-    host, guest = (services.player_create(name=name)[0] for name in ("Ann", "Ben"))
-    table = services.table_create(host=host, rules=Rules()).table
-    services.table_join(player=guest, code=table.code)
+    table = SeatFactory().table
 
     assert deliver_events(table.pk, 1, 1) == 1
     assert deliver_events(table.pk, 1, 1) == 0

@@ -4,7 +4,6 @@ once RETENTION_PLAYER_DAYS have passed since they were created."""
 
 from __future__ import annotations
 
-import random
 import threading
 from datetime import UTC, datetime, timedelta
 
@@ -16,8 +15,8 @@ from django.utils import timezone
 
 from bansugoroku.games import retention, services, tasks
 from bansugoroku.games.models import Event, Game, Player, Seat, Table, Turn
-from engine.rules import Rules
-from tests.finished_games import play_out, whole_play
+from tests.factories import GameFactory, PlayerFactory, TableFactory
+from tests.finished_games import whole_play
 
 NOW = datetime(2027, 6, 1, 12, tzinfo=UTC)
 
@@ -29,19 +28,15 @@ def periods(settings):
 
 
 def player(name: str, at: datetime) -> Player:
+    """A player created at `at`."""
     with time_machine.travel(at, tick=False):
-        return services.player_create(name=name)[0]
+        return PlayerFactory(name=name)
 
 
 def played_table(host: Player, guest: Player, at: datetime) -> str:
     """A table whose first game was played to the end at `at`."""
     with time_machine.travel(at, tick=False):
-        table = services.table_create(host=host, rules=Rules()).table
-        services.table_join(player=guest, code=table.code)
-        table.refresh_from_db()
-        services.table_start(player=host, code=table.code, version=table.version)
-        play_out(table.code, random.Random(1))
-    return table.code
+        return GameFactory(host=host, guest=guest, finished=True).table.code
 
 
 @pytest.mark.django_db
@@ -74,11 +69,7 @@ def test_a_move_taken_back_keeps_no_table_only_playing_does():
     codes = []
     with time_machine.travel(old, tick=False):
         for _ in range(2):
-            table = services.table_create(host=aiko, rules=Rules()).table
-            services.table_join(player=ben, code=table.code)
-            table.refresh_from_db()
-            services.table_start(player=aiko, code=table.code, version=table.version)
-            codes.append(table.code)
+            codes.append(GameFactory(host=aiko, guest=ben).table.code)
     taken_back, played = codes
     with time_machine.travel(NOW - timedelta(days=1), tick=False):
         _move_and_undo(taken_back)
@@ -126,7 +117,7 @@ def test_a_player_without_a_table_stays_for_the_period_after_being_created():
     player("New", NOW - timedelta(days=29))
     host = player("Host", NOW - timedelta(days=365))
     with time_machine.travel(NOW - timedelta(days=10), tick=False):
-        services.table_create(host=host, rules=Rules())  # waiting for a guest: still used
+        TableFactory(host=host)  # waiting for a guest: still used
 
     with time_machine.travel(NOW, tick=False):
         assert retention.purge() == retention.Purged(tables=0, players=1)
@@ -185,7 +176,7 @@ def test_a_table_being_changed_is_left_for_the_next_run():
     old = NOW - timedelta(days=200)
     host = player("Aiko", old)
     with time_machine.travel(old, tick=False):
-        code = services.table_create(host=host, rules=Rules()).table.code
+        code = TableFactory(host=host).code
     locked, release = threading.Event(), threading.Event()
 
     def hold() -> None:

@@ -26,10 +26,10 @@ from engine.plays import apply_moves
 from engine.position import Position
 from engine.side import Side
 from tests.client import Api
+from tests.cpu_games import human_to_move, play_first_legal_move
 from tests.factories import PlayerFactory, TableFactory
 from tests.finished_games import finished_table, play_out
-from tests.games.test_cpu_turns import human_to_move, needs_a_broker, play_first_legal_move
-from tests.games.test_tasks import worker_running
+from tests.processes import needs_a_broker, worker_running
 
 
 def finished_game_between_people() -> Game:

@@ -8,11 +8,12 @@ import pytest
 from bansugoroku.games import services, store
 from bansugoroku.games.models import Player
 from engine.rules import Rules
+from tests.factories import PlayerFactory
 
 
 @pytest.fixture
 def players(db):
-    return [services.player_create(name=n)[0] for n in ("Aiko", "Ben")]
+    return [PlayerFactory(name=n) for n in ("Aiko", "Ben")]
 
 
 def started(players: list[Player]) -> services.Change:

@@ -6,24 +6,22 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from bansugoroku.games import services
 from bansugoroku.games.errors import StaleState, TableNotFound
 from bansugoroku.games.store import clean_code, lock_seat, lock_table
-from engine.rules import Rules
+from tests.factories import PlayerFactory, TableFactory
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_table_is_locked_only_inside_a_transaction():
-    host = services.player_create(name="Aiko")[0]
-    table = services.table_create(host=host, rules=Rules()).table
+    table = TableFactory()
     with pytest.raises(RuntimeError):
         lock_table(table.code)
 
 
 @pytest.mark.django_db
 def test_locking_with_a_version_the_table_is_not_at_is_stale():
-    host = services.player_create(name="Aiko")[0]
-    table = services.table_create(host=host, rules=Rules()).table
+    table = TableFactory()
+    host = table.host
     with transaction.atomic():
         locked, seat = lock_seat(table.code.lower(), host, table.version, timezone.now())
         assert locked.pk == table.pk and seat.player_id == host.pk
@@ -34,9 +32,8 @@ def test_locking_with_a_version_the_table_is_not_at_is_stale():
 
 @pytest.mark.django_db
 def test_a_stranger_is_told_no_table_before_any_version():
-    host = services.player_create(name="Aiko")[0]
-    stranger = services.player_create(name="Eve")[0]
-    table = services.table_create(host=host, rules=Rules()).table
+    stranger = PlayerFactory(name="Eve")
+    table = TableFactory()
     with transaction.atomic(), pytest.raises(TableNotFound) as missing:
         lock_seat(table.code, stranger, table.version + 1, timezone.now())
     assert missing.value.detail == f"no table with code {table.code}"

@@ -4,25 +4,20 @@ still succeeds while the broker is away; and the retention purge queued for it."
 
 from __future__ import annotations
 
-import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
-from celery.contrib.testing.worker import start_worker
-from celery.signals import task_postrun
 from django.core.management import call_command
-from django.db import connections
 from django.utils import timezone
 
 from bansugoroku.celery import app
 from bansugoroku.games import services
 from bansugoroku.games.models import Event, EventKind, Player, Table, TableState
 from bansugoroku.games.tasks import close_idle_tables, relay_events
-from engine.rules import Rules
-from tests.processes import run_script
+from tests.factories import GameFactory
+from tests.processes import with_broker_down, worker_running
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -34,22 +29,6 @@ pytestmark = [
 ]
 
 
-def _close_connections(**_: object) -> None:
-    """The worker thread opens its own database connection; close it after each task so
-    the test database can be flushed and dropped."""
-    connections.close_all()
-
-
-@contextmanager
-def worker_running() -> Iterator[None]:
-    task_postrun.connect(_close_connections)
-    try:
-        with start_worker(app, perform_ping_check=False, shutdown_timeout=30):
-            yield
-    finally:
-        task_postrun.disconnect(_close_connections)
-
-
 @pytest.fixture
 def worker() -> Iterator[None]:
     app.control.purge()  # what earlier tests queued, for tables long gone
@@ -58,11 +37,7 @@ def worker() -> Iterator[None]:
 
 
 def a_started_table() -> str:
-    host, _ = services.player_create(name="Aiko")
-    guest, _ = services.player_create(name="Ben")
-    table = services.table_create(host=host, rules=Rules()).table
-    version = services.table_join(player=guest, code=table.code).table.version
-    return services.table_start(player=host, code=table.code, version=version).table.code
+    return GameFactory().table.code
 
 
 def delivered(code: str, count: int) -> list[int]:
@@ -96,6 +71,7 @@ def test_the_hourly_task_closes_idle_tables_and_their_events_are_delivered(worke
     assert Table.objects.get(code=code).state == TableState.CLOSED
 
 
+@pytest.mark.slow
 def test_the_relay_hands_on_events_older_than_a_minute_that_were_never_delivered():
     code = a_started_table()
     app.control.purge()  # the messages are lost: the broker restarted empty, say
@@ -108,12 +84,7 @@ def test_the_relay_hands_on_events_older_than_a_minute_that_were_never_delivered
     assert newest.delivered_at is None, "an event younger than a minute is left to its task"
 
 
-def with_broker_down(script: str) -> subprocess.CompletedProcess[str]:
-    """Run `script` (Python, after `django.setup()`) in a process of its own whose broker
-    is a closed port, on the test database."""
-    return run_script(script, CELERY_BROKER_URL="redis://127.0.0.1:1/0")
-
-
+@pytest.mark.slow
 def test_a_change_succeeds_while_the_broker_is_down_and_its_events_wait():
     """A separate process, whose broker is a closed port, makes a change."""
     script = (

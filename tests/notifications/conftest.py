@@ -7,9 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from harness.postmark import FakePostmark, fake_postmark
 from tests.notifications.fcm_service import Google
 from tests.notifications.loopback import Loopback, loopback_server
-from tests.notifications.postmark import FakePostmark, fake_postmark
 
 
 @pytest.fixture

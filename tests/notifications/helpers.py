@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+from django.core import mail
 from django.utils import timezone
 
 from bansugoroku.games import selectors, services
@@ -11,6 +14,7 @@ from bansugoroku.games.tasks import deliver_events
 from engine.rules import Rules
 from notifications.models import ConfirmationMail, EmailAddress, Notice
 from notifications.tasks import send_confirmation
+from tests.client import Api
 
 
 def player(name: str, address: str | None = None, locale: str = "en") -> Player:
@@ -61,3 +65,18 @@ def play_turn(table: Table, mover: Player) -> None:
         services.game_move(
             player=mover, code=table.code, version=state["version"], moves=[turn["legal_moves"][0]]
         )
+
+
+def confirmation_token(message: mail.EmailMessage) -> str:
+    found = re.search(r"confirm\?token=(\S+)", str(message.body))
+    assert found, message.body
+    return found[1]
+
+
+def confirmed_address(host: Api, address: str = "aiko@example.com") -> int:
+    """Give the player a confirmed address, as the link would; the player's id."""
+    player = Player.objects.get(pk=host.get("players/me").body["id"])
+    EmailAddress.objects.update_or_create(
+        player=player, defaults={"address": address, "confirmed_at": timezone.now()}
+    )
+    return player.pk

@@ -75,3 +75,34 @@ def check_vapid(request: Received, audience: str) -> dict:
     assert time.time() < decoded["exp"] <= time.time() + 24 * 3600
     assert decoded["sub"] == settings.VAPID_SUBJECT
     return decoded
+
+
+def p256dh() -> str:
+    point = (
+        ec.generate_private_key(ec.SECP256R1())
+        .public_key()
+        .public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    )
+    return b64(point)
+
+
+# The browser's push service (Google's, for Chromium) can't be reached from here, so
+# pushManager stands in for it with the subscription a browser would get; everything else
+# is real: the key from the API, the worker's registration, the POST and DELETE with the
+# player's cookie and the CSRF token.
+PUSH_SERVICE_STAND_IN = """([endpoint, p256dh, auth]) => {
+  const subscription = {
+    endpoint,
+    options: {},
+    toJSON: () => ({endpoint, expirationTime: null, keys: {p256dh, auth}}),
+    unsubscribe: async () => { window.unsubscribed = true; return true; },
+  };
+  PushManager.prototype.getSubscription = async function () {
+    return window.subscribedWith ? subscription : null;
+  };
+  PushManager.prototype.subscribe = async function (options) {
+    const key = new Uint8Array(options.applicationServerKey);
+    window.subscribedWith = btoa(String.fromCharCode(...key));
+    return subscription;
+  };
+}"""

@@ -13,15 +13,16 @@ from django.utils import timezone
 from bansugoroku.games.models import Seat
 from notifications import sending
 from tests.client import open_table
-from tests.notifications.helpers import deliver, notice, player, started, unseen
+from tests.factories import GameFactory, PlayerFactory
+from tests.notifications.helpers import deliver, notice, unseen
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_admin_shows_a_notice_with_its_attempts_and_errors(postmark):
     postmark.answer = "down"
-    host = player("Aiko", "a@example.com")
-    table = started(host, player("Ben"))
+    host = PlayerFactory(name="Aiko", address="a@example.com")
+    table = GameFactory(host=host, guest=PlayerFactory(name="Ben")).table
     deliver(table)
     unseen(table)
     turn = notice(table, host, "your_turn")

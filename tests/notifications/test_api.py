@@ -3,7 +3,6 @@ unsubscribe; hostile and stale input gets a 4xx problem."""
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 
 import pytest
@@ -13,19 +12,12 @@ from django.test import Client
 from django.utils import timezone
 
 from bansugoroku.api.confirmation import ConfirmationMailThrottle
-from bansugoroku.games.models import Player
-from notifications.models import EmailAddress, Preferences
+from notifications.models import Preferences
 from notifications.tokens import unsubscribe_token
 from tests.client import Api, check, open_table
-from tests.notifications.helpers import send_confirmations
+from tests.notifications.helpers import confirmation_token, confirmed_address, send_confirmations
 
 pytestmark = pytest.mark.django_db
-
-
-def confirmation_token(message: mail.EmailMessage) -> str:
-    found = re.search(r"confirm\?token=(\S+)", str(message.body))
-    assert found, message.body
-    return found[1]
 
 
 def test_setting_an_address_mails_a_confirmation_link_that_confirms_it(host, openapi):
@@ -163,15 +155,6 @@ def test_muting_a_table_you_dont_sit_at_is_404_like_any_other_code(host, guest, 
     for codes in ([code], ["ZZZZZZ"]):
         answer = stranger.call("PATCH", "players/me/notices", {"muted_tables": codes})
         assert answer.status == 404 and answer.body["code"] == "table_not_found"
-
-
-def confirmed_address(host: Api, address: str = "aiko@example.com") -> int:
-    """Give the player a confirmed address, as the link would; the player's id."""
-    player = Player.objects.get(pk=host.get("players/me").body["id"])
-    EmailAddress.objects.update_or_create(
-        player=player, defaults={"address": address, "confirmed_at": timezone.now()}
-    )
-    return player.pk
 
 
 def test_one_click_unsubscribe_turns_that_kind_off_without_login(host):

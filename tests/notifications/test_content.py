@@ -8,7 +8,8 @@ from django.utils import timezone
 from bansugoroku.games import services
 from bansugoroku.games.models import Event
 from notifications import content
-from tests.notifications.helpers import deliver, player, started
+from tests.factories import GameFactory, PlayerFactory
+from tests.notifications.helpers import deliver
 
 pytestmark = pytest.mark.django_db
 
@@ -26,8 +27,8 @@ def seen_in_every_language():
     """The subject and lines of every kind, per locale."""
     found: dict[str, dict[str, content.Content]] = {}
     for locale in LOCALES:
-        host, guest = player("Aiko", locale=locale), player("Ben")
-        table = started(host, guest)
+        host, guest = PlayerFactory(name="Aiko", locale=locale), PlayerFactory(name="Ben")
+        table = GameFactory(host=host, guest=guest).table
         deliver(table)
         joined = Event.objects.get(table=table, kind="player_joined")
         said = {"your_turn": content.for_notice("your_turn", joined, host)}

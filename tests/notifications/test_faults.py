@@ -19,23 +19,24 @@ from bansugoroku.celery import app
 from bansugoroku.games import services
 from bansugoroku.games.models import Event
 from bansugoroku.games.tasks import relay_events
+from harness.workers import worker_processes
 from notifications import sending
 from notifications.models import Attempt, Notice, default_kinds
 from notifications.tasks import send_due
 from tests.client import Api
 from tests.factories import (
     EmailAddressFactory,
+    GameFactory,
     PlayerFactory,
     PreferencesFactory,
     TableFactory,
 )
-from tests.games.test_tasks import with_broker_down, worker_running
-from tests.notifications.helpers import player, started
-from tests.notifications.processes import worker_processes
+from tests.processes import with_broker_down, worker_running
 
 T = TypeVar("T")
 
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(
         not app.conf.broker_url.startswith(("redis://", "amqp://")),
@@ -74,13 +75,16 @@ def settled(timeout: float = 30, nudge: Callable[[], object] = lambda: None) -> 
 def test_a_move_while_the_broker_is_down_is_told_once_after_it_is_back(postmark, settings):
     settings.NOTICE_LOOKING_WINDOW = timedelta(0)
     settings.NOTICE_EMAIL_SPACING = timedelta(0)
-    host, guest = player("Aiko", "aiko@example.com"), player("Ben", "ben@example.com")
-    table = started(host, guest)
+    host, guest = (
+        PlayerFactory(name="Aiko", address="aiko@example.com"),
+        PlayerFactory(name="Ben", address="ben@example.com"),
+    )
+    table = GameFactory(host=host, guest=guest).table
     app.control.purge()  # the broker restarted empty: those messages are lost too
     script = (
         "from bansugoroku.games.models import Player, Table;"
-        "from tests.notifications.helpers import play_turn;"
-        f"play_turn(Table.objects.get(pk={table.pk}), Player.objects.get(pk={host.pk}))"
+        "from tests.factories import TurnFactory;"
+        f"TurnFactory(game=Table.objects.get(pk={table.pk}).current_game)"
     )
     moved = with_broker_down(script)
     assert moved.returncode == 0, moved.stderr
@@ -150,7 +154,7 @@ def test_a_stalled_provider_holds_up_no_one_else(postmark):
     host = EmailAddressFactory().player
     PreferencesFactory(player=host, email_kinds=default_kinds() | {"opponent_joined": False})
     with worker_processes(postmark, NOTICE_SEND_TIMEOUT="20s"):
-        started(host, PlayerFactory())  # one notice: the host's turn, by e-mail
+        GameFactory(host=host)  # one notice: the host's turn, by e-mail
         postmark.wait_for_arrival(1)
         began = time.monotonic()
         answer = Api(host.token).call("PATCH", "players/me/notices", {"email_mode": "daily_digest"})

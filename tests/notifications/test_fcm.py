@@ -12,14 +12,14 @@ from datetime import timedelta
 
 import pytest
 
-from bansugoroku.games import services
 from bansugoroku.games.models import Player
 from notifications.errors import PermanentError, TransientError
 from notifications.models import DeviceToken, PushSubscription
 from notifications.push import reachable, send_to_player
+from tests.factories import DeviceTokenFactory, PlayerFactory
 from tests.notifications.fcm_service import SEND_PATH, UNREGISTERED, Google
 from tests.notifications.loopback import Reply, loopback_server
-from tests.notifications.test_webpush import Browser
+from tests.notifications.push_service import Browser
 
 pytestmark = pytest.mark.django_db
 
@@ -34,11 +34,11 @@ PAYLOAD = {
 
 @pytest.fixture
 def player() -> Player:
-    return services.player_create(name="Aiko", locale="en")[0]
+    return PlayerFactory(name="Aiko")
 
 
 def test_the_app_gets_the_notice_with_its_data(google, player):
-    device = DeviceToken.objects.create(player=player, token="app-token-1", platform="android")
+    device = DeviceTokenFactory(player=player, token="app-token-1", platform="android")
 
     send_to_player(player.pk, PAYLOAD)
 
@@ -55,7 +55,7 @@ def test_the_app_gets_the_notice_with_its_data(google, player):
 
 
 def test_the_access_token_is_fetched_once_for_many_notices(google, player):
-    DeviceToken.objects.create(player=player, token="app-token-1", platform="ios")
+    DeviceTokenFactory(player=player, token="app-token-1", platform="ios")
     for _ in range(3):
         send_to_player(player.pk, PAYLOAD)
     paths = [r.path for r in google.server.requests]
@@ -63,8 +63,8 @@ def test_the_access_token_is_fetched_once_for_many_notices(google, player):
 
 
 def test_an_unregistered_token_is_deleted_and_the_others_still_get_it(google, player):
-    DeviceToken.objects.create(player=player, token="uninstalled", platform="android")
-    DeviceToken.objects.create(player=player, token="installed", platform="ios")
+    DeviceTokenFactory(player=player, token="uninstalled", platform="android")
+    DeviceTokenFactory(player=player, token="installed", platform="ios")
     google.answers["uninstalled"] = Reply(404, UNREGISTERED)
 
     send_to_player(player.pk, PAYLOAD)
@@ -74,7 +74,7 @@ def test_an_unregistered_token_is_deleted_and_the_others_still_get_it(google, pl
 
 
 def test_when_the_only_token_is_unregistered_the_notice_fails_for_good(google, player):
-    DeviceToken.objects.create(player=player, token="uninstalled", platform="android")
+    DeviceTokenFactory(player=player, token="uninstalled", platform="android")
     google.answers["uninstalled"] = Reply(404, UNREGISTERED)
     with pytest.raises(PermanentError):
         send_to_player(player.pk, PAYLOAD)
@@ -85,7 +85,7 @@ def test_when_the_only_token_is_unregistered_the_notice_fails_for_good(google, p
 def test_a_busy_or_failing_fcm_is_worth_retrying_at_once(google, player, status):
     """No sleeping on Retry-After and no retry loop inside the worker: one request, then
     the task is retried later."""
-    DeviceToken.objects.create(player=player, token="app", platform="android")
+    DeviceTokenFactory(player=player, token="app", platform="android")
     google.answers["app"] = Reply(status, {"error": {"code": status}}, {"Retry-After": "30"})
     started = time.monotonic()
     with pytest.raises(TransientError):
@@ -100,7 +100,7 @@ def test_a_token_endpoint_that_cannot_be_reached_is_worth_retrying(settings, pla
         google = Google(closed)
     settings.FCM_CREDENTIALS = google.account  # its token_uri's port is closed now
     settings.FCM_API_URL = f"{closed.url}/v1/projects"
-    DeviceToken.objects.create(player=player, token="app", platform="android")
+    DeviceTokenFactory(player=player, token="app", platform="android")
     with pytest.raises(TransientError):
         send_to_player(player.pk, PAYLOAD)
 
@@ -112,7 +112,7 @@ def test_a_token_endpoint_that_stalls_is_worth_retrying_within_the_timeout(
     settings.NOTICE_SEND_TIMEOUT = timedelta(seconds=1)
     answered = threading.Event()
     google.server.route("/token", lambda request: answered.wait(5) or google.token(request))
-    DeviceToken.objects.create(player=player, token="app", platform="android")
+    DeviceTokenFactory(player=player, token="app", platform="android")
     began = time.monotonic()
     with pytest.raises(TransientError):
         send_to_player(player.pk, PAYLOAD)
@@ -122,7 +122,7 @@ def test_a_token_endpoint_that_stalls_is_worth_retrying_within_the_timeout(
 
 def test_credentials_google_refuses_fail_for_good(google, player):
     google.server.route("/token", Reply(400, {"error": "invalid_grant"}))
-    DeviceToken.objects.create(player=player, token="app", platform="android")
+    DeviceTokenFactory(player=player, token="app", platform="android")
     with pytest.raises(PermanentError):
         send_to_player(player.pk, PAYLOAD)
     assert DeviceToken.objects.count() == 1
@@ -131,7 +131,7 @@ def test_credentials_google_refuses_fail_for_good(google, player):
 def test_without_credentials_fcm_is_off_and_the_apps_are_left_alone(settings, player):
     """The server's configuration, not the player's error: nothing is tried or deleted."""
     settings.FCM_CREDENTIALS = None
-    DeviceToken.objects.create(player=player, token="app", platform="android")
+    DeviceTokenFactory(player=player, token="app", platform="android")
     assert reachable(player.pk) == 0
     send_to_player(player.pk, PAYLOAD)
     assert DeviceToken.objects.count() == 1
@@ -141,7 +141,7 @@ def test_the_app_gets_it_though_the_browser_is_gone(google, player):
     """Both channels in one call: the gone browser is deleted, the app's delivery counts."""
     google.server.route("/push/", Reply(410))
     Browser(google.server, "gone").subscribe(player)
-    DeviceToken.objects.create(player=player, token="app", platform="android")
+    DeviceTokenFactory(player=player, token="app", platform="android")
     send_to_player(player.pk, PAYLOAD)
     assert not PushSubscription.objects.exists()
     assert len(google.messages()) == 1

@@ -13,15 +13,19 @@ from django.utils import timezone
 from bansugoroku.games import idle, services
 from notifications import sending
 from notifications.models import Notice
-from tests.notifications.helpers import deliver, notice, player, started
+from tests.factories import GameFactory, PlayerFactory
+from tests.notifications.helpers import deliver, notice
 
 pytestmark = pytest.mark.django_db
 
 
 def test_both_players_are_warned_a_week_ahead_then_told_of_the_close(postmark, settings):
     settings.NOTICE_EMAIL_SPACING = timedelta(0)
-    host, guest = player("Aiko", "aiko@example.com"), player("Ben", "ben@example.com")
-    table = started(host, guest)
+    host, guest = (
+        PlayerFactory(name="Aiko", address="aiko@example.com"),
+        PlayerFactory(name="Ben", address="ben@example.com"),
+    )
+    table = GameFactory(host=host, guest=guest).table
     start = timezone.now()
 
     with time_machine.travel(start + timedelta(days=38, hours=1), tick=False):
@@ -45,8 +49,11 @@ def test_both_players_are_warned_a_week_ahead_then_told_of_the_close(postmark, s
 
 
 def test_when_a_player_leaves_the_other_is_told_who_left(postmark):
-    host, guest = player("Aiko", "aiko@example.com"), player("Ben", "ben@example.com")
-    table = started(host, guest)
+    host, guest = (
+        PlayerFactory(name="Aiko", address="aiko@example.com"),
+        PlayerFactory(name="Ben", address="ben@example.com"),
+    )
+    table = GameFactory(host=host, guest=guest).table
 
     services.table_leave(player=host, code=table.code, version=table.version)
     deliver(table)

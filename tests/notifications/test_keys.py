@@ -15,7 +15,6 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.test import Client
 
-from bansugoroku.games import services
 from notifications.keys import (
     development_vapid_key,
     fcm_service_account,
@@ -25,8 +24,8 @@ from notifications.keys import (
     raw_public_key,
     vapid_subject,
 )
-from notifications.models import DeviceToken, PushSubscription
-from tests.test_settings import PRODUCTION_ENV, load_settings
+from tests.factories import DeviceTokenFactory, PlayerFactory, PushSubscriptionFactory
+from tests.production_settings import PRODUCTION_ENV, load_settings
 
 
 def test_a_raw_key_and_its_pem_are_the_same_key():
@@ -126,12 +125,14 @@ def test_bad_fcm_credentials_stop_startup(tmp_path: Path, value, message):
         fcm_service_account(value)
 
 
+@pytest.mark.slow
 def test_production_without_a_key_starts_with_push_off():
     result = load_settings(PRODUCTION_ENV, "settings.VAPID_PUBLIC_KEY, settings.FCM_CREDENTIALS")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "None None"
 
 
+@pytest.mark.slow
 def test_production_derives_the_public_key_from_the_private_one():
     key = new_vapid_key()
     env = {**PRODUCTION_ENV, "VAPID_PRIVATE_KEY": raw_private_key(key)}
@@ -140,6 +141,7 @@ def test_production_derives_the_public_key_from_the_private_one():
     assert result.stdout.strip() == raw_public_key(key)
 
 
+@pytest.mark.slow
 def test_a_bad_key_in_production_stops_startup():
     result = load_settings({**PRODUCTION_ENV, "VAPID_PRIVATE_KEY": "oops"})
     assert result.returncode != 0
@@ -155,11 +157,9 @@ def test_the_command_prints_a_key_pair_that_works(capsys):
 
 @pytest.mark.django_db
 def test_the_admin_lists_subscriptions_and_devices():
-    player = services.player_create(name="Aiko", locale="en")[0]
-    PushSubscription.objects.create(
-        player=player, endpoint="https://push.example.com/1", p256dh="k", auth="a", label="Fx"
-    )
-    DeviceToken.objects.create(player=player, token="t", platform="ios")
+    player = PlayerFactory(name="Aiko")
+    PushSubscriptionFactory(player=player, label="Fx")
+    DeviceTokenFactory(player=player)
     staff = Client()
     staff.force_login(get_user_model().objects.create_superuser("root", "r@example.com", None))
     for model in ("pushsubscription", "devicetoken"):

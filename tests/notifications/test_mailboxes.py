@@ -11,12 +11,12 @@ import pytest
 from django.apps import apps
 
 from bansugoroku.api.confirmation import MailedAddressesThrottle
+from harness.postmark import FakePostmark
 from notifications.addresses import address_suppress
 from notifications.mailboxes import canonical, mailbox
 from notifications.models import Suppression, SuppressionReason
 from tests.client import Api
 from tests.notifications.helpers import send_confirmations
-from tests.notifications.postmark import FakePostmark
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from bansugoroku.games.models import Player, Table
 from notifications import sending
 from notifications.models import Preferences
 from tests.client import Api
-from tests.factories import DeviceTokenFactory, PlayerFactory
-from tests.notifications.helpers import deliver, notice, started, unseen
+from tests.factories import DeviceTokenFactory, GameFactory, NoticeFactory, PlayerFactory
+from tests.notifications.helpers import deliver, notice, unseen
 from tests.notifications.loopback import Loopback, Reply
 from tests.notifications.push_service import Browser
 
@@ -35,10 +35,9 @@ def stopped_by_a_gone_browser(push_service: Loopback, settings) -> tuple[Player,
     gone = Browser(push_service, "gone")
     push_service.route(gone.path, Reply(410))
     assert Api(host.token).post("players/me/push-subscriptions", gone.subscription()).status == 201
-    table = started(host, PlayerFactory())
-    deliver(table)
+    turn = NoticeFactory(player=host, kind="your_turn", channel="push")
+    table = turn.table
     unseen(table)
-    turn = notice(table, host, "your_turn", "push")
     assert sending.send_notice(turn.pk) == "failed: permanent error"
     assert stopped(host)
     return host, table
@@ -76,7 +75,7 @@ def test_push_off_here_skips_the_notice_and_stops_nothing(push_service, google, 
         Browser(push_service, "browser").subscribe(host)
     else:
         DeviceTokenFactory(player=host)
-    table = started(host, PlayerFactory())
+    table = GameFactory(host=host).table
     deliver(table)
     unseen(table)
     on = getattr(settings, key)

@@ -13,7 +13,6 @@ from django.utils import timezone
 from bansugoroku.games import services
 from bansugoroku.games.models import Seat
 from engine.names import roll_name
-from engine.rules import Rules
 from notifications import sending
 from notifications.making import make_notices
 from notifications.models import (
@@ -26,8 +25,8 @@ from notifications.models import (
     Suppression,
     TableMute,
 )
-from tests.factories import EmailAddressFactory, PlayerFactory
-from tests.notifications.helpers import deliver, notice, play_turn, player, started, unseen
+from tests.factories import EmailAddressFactory, GameFactory, PlayerFactory, TurnFactory
+from tests.notifications.helpers import deliver, notice, unseen
 from tests.notifications.loopback import Reply
 from tests.notifications.push_service import Browser, check_vapid
 
@@ -35,8 +34,11 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_your_turn_mail_says_which_table_what_was_rolled_and_links_to_it(postmark):
-    host, guest = player("Aiko", "aiko@example.com"), player("Ben", "ben@example.com")
-    table = started(host, guest)
+    host, guest = (
+        PlayerFactory(name="Aiko", address="aiko@example.com"),
+        PlayerFactory(name="Ben", address="ben@example.com"),
+    )
+    table = GameFactory(host=host, guest=guest).table
     deliver(table)
     unseen(table)
 
@@ -59,8 +61,8 @@ def test_a_your_turn_mail_says_which_table_what_was_rolled_and_links_to_it(postm
 
 
 def test_the_dice_carry_their_old_name_and_japanese_uses_the_original_terms(postmark):
-    host = player("愛子", "aiko@example.com", locale="ja")
-    table = started(host, player("Ben"))
+    host = PlayerFactory(name="愛子", address="aiko@example.com", locale="ja")
+    table = GameFactory(host=host, guest=PlayerFactory(name="Ben")).table
     deliver(table)
     unseen(table)
     sending.send_notice(notice(table, host, "your_turn").pk)
@@ -74,8 +76,11 @@ def test_the_dice_carry_their_old_name_and_japanese_uses_the_original_terms(post
 
 
 def test_who_is_told_what_and_never_the_cpu(postmark):
-    host, guest = player("Aiko", "a@example.com"), player("Ben", "b@example.com")
-    table = started(host, guest)
+    host, guest = (
+        PlayerFactory(name="Aiko", address="a@example.com"),
+        PlayerFactory(name="Ben", address="b@example.com"),
+    )
+    table = GameFactory(host=host, guest=guest).table
     made = deliver(table)
     assert {(n.kind, n.player_id) for n in made} == {
         ("opponent_joined", host.pk),
@@ -85,15 +90,15 @@ def test_who_is_told_what_and_never_the_cpu(postmark):
     over = [n for n in deliver(table) if n.kind == "game_over"]
     assert sorted(n.player_id for n in over) == sorted([host.pk, guest.pk])
 
-    alone = player("Chie", "c@example.com")
-    cpu_table = services.table_create(host=alone, rules=Rules(), cpu="easy").table
-    version = cpu_table.version
-    cpu_table = services.table_start(player=alone, code=cpu_table.code, version=version).table
+    alone = PlayerFactory(name="Chie", address="c@example.com")
+    cpu_table = GameFactory(host=alone, cpu="easy").table
     assert {n.player_id for n in deliver(cpu_table)} <= {alone.pk}
 
 
 def test_an_event_handed_on_twice_makes_its_notices_once():
-    table = started(player("Aiko", "a@example.com"), player("Ben"))
+    table = GameFactory(
+        host=PlayerFactory(name="Aiko", address="a@example.com"), guest=PlayerFactory(name="Ben")
+    ).table
     first = deliver(table)
     again = make_notices(table.pk, Event.objects.filter(table=table))
     assert Notice.objects.filter(table=table).count() == len(first) == 2
@@ -101,10 +106,10 @@ def test_an_event_handed_on_twice_makes_its_notices_once():
 
 
 def test_no_notice_about_a_turn_already_played(postmark):
-    host = player("Aiko", "a@example.com")
-    table = started(host, player("Ben"))
+    host = PlayerFactory(name="Aiko", address="a@example.com")
+    table = GameFactory(host=host, guest=PlayerFactory(name="Ben")).table
     deliver(table)
-    play_turn(table, host)
+    TurnFactory(game=table.current_game)
 
     answer = sending.send_notice(notice(table, host, "your_turn").pk)
 
@@ -113,8 +118,10 @@ def test_no_notice_about_a_turn_already_played(postmark):
 
 
 def test_a_player_looking_at_the_table_is_told_only_once_they_leave(postmark):
-    host = player("Aiko", "a@example.com")
-    table = started(host, player("Ben"))  # the host has just looked: they started it
+    host = PlayerFactory(name="Aiko", address="a@example.com")
+    table = GameFactory(
+        host=host, guest=PlayerFactory(name="Ben")
+    ).table  # the host has just looked: they started it
     deliver(table)
     turn = notice(table, host, "your_turn")
     seen = Seat.objects.get(table=table, player=host).last_seen_at
@@ -131,24 +138,24 @@ def test_a_player_looking_at_the_table_is_told_only_once_they_leave(postmark):
 
 def test_a_looking_window_of_0_never_waits(postmark, settings):
     settings.NOTICE_LOOKING_WINDOW = timedelta(0)
-    host = player("Aiko", "a@example.com")
-    table = started(host, player("Ben"))
+    host = PlayerFactory(name="Aiko", address="a@example.com")
+    table = GameFactory(host=host, guest=PlayerFactory(name="Ben")).table
     deliver(table)
     assert sending.send_notice(notice(table, host, "your_turn").pk) == "sent"
 
 
 def test_turn_mails_are_spaced_and_the_next_lists_every_waiting_table_oldest_first(postmark):
-    host = player("Aiko", "a@example.com")
+    host = PlayerFactory(name="Aiko", address="a@example.com")
     start = timezone.now()
     with time_machine.travel(start, tick=False):
-        first = started(host, player("Ben"))
+        first = GameFactory(host=host, guest=PlayerFactory(name="Ben")).table
         deliver(first)
         unseen(first)
         assert sending.send_notice(notice(first, host, "your_turn").pk) == "sent"
     later = []
     for minutes, name in ((10, "Chie"), (20, "Daichi")):
         with time_machine.travel(start + timedelta(minutes=minutes), tick=False):
-            table = started(host, player(name))
+            table = GameFactory(host=host, guest=PlayerFactory(name=name)).table
             deliver(table)
             unseen(table)
             answer = sending.send_notice(notice(table, host, "your_turn").pk)
@@ -172,9 +179,9 @@ def test_turn_mails_are_spaced_and_the_next_lists_every_waiting_table_oldest_fir
 
 def test_a_spacing_of_0_sends_each_turn(postmark, settings):
     settings.NOTICE_EMAIL_SPACING = timedelta(0)
-    host = player("Aiko", "a@example.com")
+    host = PlayerFactory(name="Aiko", address="a@example.com")
     for name in ("Ben", "Chie"):
-        table = started(host, player(name))
+        table = GameFactory(host=host, guest=PlayerFactory(name=name)).table
         deliver(table)
         unseen(table)
         assert sending.send_notice(notice(table, host, "your_turn").pk) == "sent"
@@ -182,16 +189,16 @@ def test_a_spacing_of_0_sends_each_turn(postmark, settings):
 
 
 def test_the_daily_digest_sends_one_a_day(postmark):
-    host = player("Aiko", "a@example.com")
+    host = PlayerFactory(name="Aiko", address="a@example.com")
     Preferences.objects.create(player=host, email_mode=EmailMode.DAILY_DIGEST)
     start = timezone.now()
     with time_machine.travel(start, tick=False):
-        first = started(host, player("Ben"))
+        first = GameFactory(host=host, guest=PlayerFactory(name="Ben")).table
         deliver(first)
         unseen(first)
         assert sending.send_notice(notice(first, host, "your_turn").pk) == "sent"
     with time_machine.travel(start + timedelta(hours=5), tick=False):
-        second = started(host, player("Chie"))
+        second = GameFactory(host=host, guest=PlayerFactory(name="Chie")).table
         deliver(second)
         unseen(second)
         answer = sending.send_notice(notice(second, host, "your_turn").pk)
@@ -201,8 +208,8 @@ def test_the_daily_digest_sends_one_a_day(postmark):
 
 def test_a_transient_error_is_retried_later_with_a_growing_pause(postmark):
     postmark.answer = "down"
-    host = player("Aiko", "a@example.com")
-    table = started(host, player("Ben"))
+    host = PlayerFactory(name="Aiko", address="a@example.com")
+    table = GameFactory(host=host, guest=PlayerFactory(name="Ben")).table
     deliver(table)
     unseen(table)
     turn = notice(table, host, "your_turn")
@@ -230,7 +237,7 @@ def test_a_turn_mail_that_failed_gives_the_spacing_back(postmark):
     (and tells the failed one's table too)."""
     postmark.answer = "down"
     host = EmailAddressFactory().player
-    failed, second = started(host, PlayerFactory()), started(host, PlayerFactory())
+    failed, second = GameFactory(host=host).table, GameFactory(host=host).table
     for table in (failed, second):
         deliver(table)
         unseen(table)
@@ -246,8 +253,8 @@ def test_a_turn_mail_that_failed_gives_the_spacing_back(postmark):
 
 def test_a_permanent_error_suppresses_the_address_and_stops_its_mail(postmark):
     postmark.answer = "inactive"
-    host, guest = player("Aiko", "Aiko@Example.com"), player("Ben")
-    table = started(host, guest)
+    host, guest = PlayerFactory(name="Aiko", address="Aiko@Example.com"), PlayerFactory(name="Ben")
+    table = GameFactory(host=host, guest=guest).table
     deliver(table)
     unseen(table)
 
@@ -265,11 +272,11 @@ def test_a_permanent_error_suppresses_the_address_and_stops_its_mail(postmark):
 def test_a_your_turn_push_reaches_the_browser_signed_and_encrypted(push_service):
     """The whole way: the event's notice, the channel, pywebpush, a push service that
     checks the VAPID signature, and the browser that decrypts what it says."""
-    host = player("Aiko")
+    host = PlayerFactory(name="Aiko")
     browser = Browser(push_service, "aiko-phone")
     push_service.route("/push/", Reply(201))
     browser.subscribe(host)
-    table = started(host, player("Ben"))
+    table = GameFactory(host=host, guest=PlayerFactory(name="Ben")).table
     deliver(table)
     unseen(table)
 
@@ -284,17 +291,17 @@ def test_a_your_turn_push_reaches_the_browser_signed_and_encrypted(push_service)
 
 
 def test_no_push_notice_is_made_for_a_player_with_nowhere_to_receive_it():
-    host = player("Aiko")
-    table = started(host, player("Ben"))
+    host = PlayerFactory(name="Aiko")
+    table = GameFactory(host=host, guest=PlayerFactory(name="Ben")).table
     deliver(table)
     assert not Notice.objects.filter(channel="push").exists()
 
 
 def test_a_push_service_that_says_gone_stops_push_for_the_player(push_service):
-    host = player("Aiko")
+    host = PlayerFactory(name="Aiko")
     push_service.route("/push/", Reply(410))
     Browser(push_service, "old-laptop").subscribe(host)
-    table = started(host, player("Ben"))
+    table = GameFactory(host=host, guest=PlayerFactory(name="Ben")).table
     deliver(table)
     unseen(table)
 
@@ -309,8 +316,8 @@ def test_a_push_service_that_says_gone_stops_push_for_the_player(push_service):
 
 
 def test_without_a_confirmed_address_nothing_is_mailed(postmark):
-    host = player("Aiko")
-    table = started(host, player("Ben"))
+    host = PlayerFactory(name="Aiko")
+    table = GameFactory(host=host, guest=PlayerFactory(name="Ben")).table
     deliver(table)
     unseen(table)
     answer = sending.send_notice(notice(table, host, "your_turn").pk)
@@ -320,8 +327,11 @@ def test_without_a_confirmed_address_nothing_is_mailed(postmark):
 
 def test_a_muted_table_is_neither_told_nor_listed(postmark, settings):
     settings.NOTICE_EMAIL_SPACING = timedelta(0)
-    host = player("Aiko", "a@example.com")
-    told, muted = started(host, player("Ben")), started(host, player("Chie"))
+    host = PlayerFactory(name="Aiko", address="a@example.com")
+    told, muted = (
+        GameFactory(host=host, guest=PlayerFactory(name="Ben")).table,
+        GameFactory(host=host, guest=PlayerFactory(name="Chie")).table,
+    )
     TableMute.objects.create(player=host, table=muted)
     for table in (told, muted):
         deliver(table)

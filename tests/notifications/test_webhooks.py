@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from notifications.models import Suppression
-from tests.test_settings import PRODUCTION_ENV, run_python
+from tests.production_settings import PRODUCTION_ENV, run_python
 
 SECRET = "hook:s3cret"
 POSTMARK = "/anymail/postmark/tracking/"
@@ -115,6 +115,7 @@ POSTMARK_ENV = {
 }
 
 
+@pytest.mark.slow
 def test_check_deploy_warns_while_the_providers_webhook_has_no_secret():
     command = ["manage.py", "check", "--deploy", "--fail-level", "WARNING"]
     result = run_python(command, POSTMARK_ENV)

@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
-from bansugoroku.games import services
 from bansugoroku.games.models import Player
 from notifications.errors import PermanentError, TransientError
 from notifications.models import PushSubscription
 from notifications.push import reachable, send_to_player
+from tests.factories import PlayerFactory
 from tests.notifications.loopback import Reply, loopback_server
 from tests.notifications.push_service import Browser, check_vapid
 
@@ -29,7 +29,7 @@ PAYLOAD = {
 
 @pytest.fixture
 def player() -> Player:
-    return services.player_create(name="Aiko", locale="en")[0]
+    return PlayerFactory(name="Aiko")
 
 
 def test_the_push_service_gets_a_signed_request_and_the_browser_reads_the_payload(
@@ -65,7 +65,7 @@ def test_a_tampered_payload_does_not_decrypt(push_service, player):
 
 
 def test_every_browser_of_the_player_gets_it_and_no_one_else(push_service, player):
-    other = services.player_create(name="Ben", locale="en")[0]
+    other = PlayerFactory(name="Ben")
     push_service.route("/push/", Reply(201))
     mine = [Browser(push_service, name) for name in ("laptop", "phone")]
     for browser in mine:

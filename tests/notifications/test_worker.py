@@ -14,8 +14,9 @@ import pytest
 from django.utils import timezone
 
 from bansugoroku.celery import app
-from bansugoroku.games import services
-from engine.rules import Rules
+from bansugoroku.games.models import Player
+from harness.postmark import FakePostmark
+from harness.workers import worker_processes
 from notifications.addresses import address_suppress
 from notifications.models import (
     Attempt,
@@ -27,13 +28,18 @@ from notifications.models import (
 )
 from notifications.tasks import send_due, send_notice
 from tests.client import Api, mover, open_table
-from tests.factories import EmailAddressFactory, PlayerFactory, PreferencesFactory
-from tests.games.test_tasks import with_broker_down, worker_running
-from tests.notifications.helpers import deliver, started
-from tests.notifications.postmark import FakePostmark
-from tests.notifications.processes import worker_processes
+from tests.factories import (
+    EmailAddressFactory,
+    GameFactory,
+    PlayerFactory,
+    PreferencesFactory,
+    SeatFactory,
+)
+from tests.notifications.helpers import deliver
+from tests.processes import with_broker_down, worker_running
 
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(
         not app.conf.broker_url.startswith(("redis://", "amqp://")),
@@ -43,8 +49,8 @@ pytestmark = [
 
 
 def confirm(api: Api, address: str) -> None:
-    player_id = api.get("players/me").body["id"]
-    EmailAddress.objects.create(player_id=player_id, address=address, confirmed_at=timezone.now())
+    player = Player.objects.get(pk=api.get("players/me").body["id"])
+    EmailAddressFactory(player=player, address=address)
 
 
 def play_a_turn(code: str, *players: Api) -> Api:
@@ -137,13 +143,8 @@ def test_two_workers_racing_over_the_same_notices_send_each_once(postmark, two_w
     app.control.purge()
     count = 12
     for n in range(count):
-        host, _ = services.player_create(name=f"Host {n}")
-        EmailAddress.objects.create(
-            player=host, address=f"host{n}@example.com", confirmed_at=timezone.now()
-        )
-        guest, _ = services.player_create(name=f"Guest {n}")
-        table = services.table_create(host=host, rules=Rules()).table
-        services.table_join(player=guest, code=table.code)  # each: one notice, to the host
+        host = PlayerFactory(name=f"Host {n}", address=f"host{n}@example.com")
+        SeatFactory(table__host=host)  # each: one notice, to the host
     deadline = time.monotonic() + 30
     while Notice.objects.count() < count and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -170,7 +171,7 @@ def test_workers_keep_a_players_turn_mail_spacing_while_one_is_in_flight(postmar
     app.control.purge()
     host = EmailAddressFactory().player
     PreferencesFactory(player=host, email_kinds=default_kinds() | {"opponent_joined": False})
-    tables = [started(host, PlayerFactory()) for _ in range(2)]
+    tables = [GameFactory(host=host).table for _ in range(2)]
     for table in tables:
         deliver(table)  # both notices are pending before either is claimed
     with worker_processes(postmark, threads=2, NOTICE_EMAIL_SPACING="1h"):

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from django.db import connections
 
 from bansugoroku.celery import app
-from tests.notifications.postmark import FakePostmark
+from harness.postmark import FakePostmark
 
 
 @contextmanager

@@ -1,0 +1,110 @@
+"""Races between requests: calls released together in threads of their own, and what a
+race over a table left behind."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+
+from bansugoroku.games.models import Table
+from tests.client import Answer, Api
+
+TIMEOUT = 30.0
+"""Seconds a racer may take; far above what a request needs, it only stops a hang."""
+
+
+class Race:
+    """Calls run in threads of their own and released together by a barrier."""
+
+    def __init__(self, *calls: Callable[[], Answer]) -> None:
+        self.barrier = threading.Barrier(len(calls))
+        self.outcomes: list[Answer | BaseException | None] = [None] * len(calls)
+        self.threads = [
+            threading.Thread(target=self._run, args=(index, call), daemon=True)
+            for index, call in enumerate(calls)
+        ]
+
+    def _run(self, index: int, call: Callable[[], Answer]) -> None:
+        try:
+            self.barrier.wait(TIMEOUT)
+            self.outcomes[index] = call()
+        except BaseException as exc:  # a 500 raises in the test client: shown by answers()
+            self.outcomes[index] = exc
+        finally:
+            connection.close()  # this thread's own connection
+
+    def start(self) -> Race:
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def answers(self) -> list[Answer]:
+        for thread in self.threads:
+            if thread.ident is not None:
+                thread.join(TIMEOUT)
+        assert not any(thread.is_alive() for thread in self.threads), "a racer hangs"
+        answers = []
+        for outcome in self.outcomes:
+            if isinstance(outcome, BaseException):
+                raise outcome
+            assert outcome is not None
+            answers.append(outcome)
+        return answers
+
+
+def lock_waiters() -> int:
+    """Connections to the test database waiting for a lock, as PostgreSQL sees them now."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")  # else frozen for the transaction
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0]
+
+
+def post(player: Api, code: str, action: str, body: dict[str, Any]) -> Callable[[], Answer]:
+    return lambda: device(player).post(f"tables/{code}/{action}", body)
+
+
+def outcome(answer: Answer) -> tuple[int, str | None]:
+    code = answer.body.get("code") if isinstance(answer.body, dict) else None
+    return answer.status, code if answer.status != 200 else None
+
+
+@dataclass(frozen=True)
+class Before:
+    """What the database held before a race."""
+
+    game_id: int
+    turn_number: int
+    pending: list[list[int]]
+
+
+def before(code: str) -> Before:
+    game = Table.objects.select_related("current_game").get(code=code).current_game
+    assert game is not None
+    return Before(game_id=game.pk, turn_number=game.turn_number, pending=game.pending)
+
+
+def legal_moves(player: Api, code: str) -> tuple[int, list[list[int]]]:
+    state = player.state(code)
+    turn = state["game"]["turn"]
+    assert turn["yours"], "not this player's turn"
+    return state["version"], turn["legal_moves"]
+
+
+def seated(host: Api, guest: Api, code: str) -> tuple[Api, Api]:
+    """The player to move and the other one (the host sits in seat 0)."""
+    game = Table.objects.select_related("current_game").get(code=code).current_game
+    assert game is not None
+    return (host, guest) if game.turn_seat == 0 else (guest, host)
+
+
+def device(player: Api) -> Api:
+    """Another device of the same player: its own client, the same token."""
+    return Api(player.token)
