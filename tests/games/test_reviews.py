@@ -168,6 +168,7 @@ def wait_for(condition: object, what: str, seconds: float = 120) -> None:
         time.sleep(0.1)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 @needs_a_broker
 def test_the_worker_reviews_each_finished_game_once(review_runs):
