@@ -44,9 +44,9 @@ _MAKE_TABLES = """
 _MAKE_GAMES = """
     INSERT INTO games_game (id, table_id, number, starter, opening_rolls, seed, seed_hash,
         seed_version, black_entropy, white_entropy, state, position, turn_number,
-        turn_seat, dice, pending, recent, points, started_at)
+        turn_seat, dice, pending, recent, points, win_kind, started_at)
     SELECT i, i, 1, 0, '[]', '\\x00', '', 2, '', '', 'playing',
-        'b4E1C3eE3c1e4B/0-0/0-0', 12, 1, '[3, 5]', '[]', '{}', 0, %(now)s
+        'b4E1C3eE3c1e4B/0-0/0-0', 12, 1, '[3, 5]', '[]', '{}', 0, '', %(now)s
     FROM generate_series(2, %(count)s, 2) i
 """
 
