@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from bansugoroku.celery import app
 from bansugoroku.games import selectors, services
 from bansugoroku.games.models import Player, Seat, Table
 from bansugoroku.games.store import load_table
 from bansugoroku.games.tasks import deliver_events
 from engine.rules import Rules
 from notifications.models import ConfirmationMail, EmailAddress, Notice
+from notifications.sign_in import SEND_SIGN_IN, send_sign_in
 from notifications.tasks import send_confirmation
 
 
@@ -61,3 +63,25 @@ def play_turn(table: Table, mover: Player) -> None:
         services.game_move(
             player=mover, code=table.code, version=state["version"], moves=[turn["legal_moves"][0]]
         )
+
+
+def send_sign_ins() -> list[str]:
+    """Send the sign-in mails queued on the broker so far, as the worker does (taking
+    them off the queue; the other tasks queued there, which no worker runs in these
+    tests, are dropped); what each did."""
+    done = []
+    with app.connection_for_read() as connection:
+        queue = connection.SimpleQueue(app.conf.task_default_queue)
+        try:
+            while True:
+                try:
+                    message = queue.get_nowait()
+                except queue.Empty:
+                    break
+                message.ack()
+                if message.headers.get("task") == SEND_SIGN_IN:
+                    args, _, _ = message.decode()
+                    done.append(send_sign_in(*args))
+        finally:
+            queue.close()
+    return done
