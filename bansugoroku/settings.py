@@ -265,9 +265,11 @@ SPECTACULAR_SETTINGS = {
 }
 
 # The web page: how often the table page asks whether the table changed (a 304 while it
-# has not, so cheap), and how long a "use on another device" link stays usable.
+# has not, so cheap), and how long a "use on another device" link and a mailed sign-in
+# link stay usable.
 PLAY_POLL_MS = env_int("PLAY_POLL_MS", 3000, minimum=100)
 DEVICE_LINK_MINUTES = env_int("DEVICE_LINK_MINUTES", 15, minimum=1)
+SIGN_IN_LINK_MINUTES = env_int("SIGN_IN_LINK_MINUTES", 30, minimum=1)
 
 # The apps that open invitation links (/t/CODE) themselves: Android App Links
 # (/.well-known/assetlinks.json) and iOS universal links

@@ -1,4 +1,4 @@
-"""E-mails: a notice or an address confirmation, as text and HTML in the player's
+"""E-mails: a notice, an address confirmation or sign-in links, as text and HTML in the player's
 language, with a link to the notice settings; a notice with RFC 8058 one-click
 unsubscribe.
 
@@ -8,6 +8,7 @@ unsubscribe link, which would let whoever gets it turn the player's mail off."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.mail import EmailMultiAlternatives
@@ -71,3 +72,16 @@ def confirmation_email(
         subject = _("Confirm your e-mail address")
     context = {"address": address, "link": link, "days": days}
     return _email(player, address, subject, "confirm", context, headers={})
+
+
+def sign_in_email(
+    address: str, links: Sequence[tuple[Player, str]], minutes: int
+) -> EmailMultiAlternatives:
+    """Sign-in links to a confirmed address, one per player who confirmed it (`links`:
+    each player and their link), in the language of the first."""
+    player = links[0][0]
+    urls = [(p.name, site_url() + reverse("sign-in-link", args=[link])) for p, link in links]
+    with translation.override(player.locale):
+        subject = _("Sign in to Ban-sugoroku")
+    context = {"links": urls, "minutes": minutes}
+    return _email(player, address, subject, "sign_in", context, headers={})

@@ -252,3 +252,18 @@ class DeviceToken(models.Model):
 
 
 # --- End of push ---------------------------------------------------------------------
+
+
+class SignInLink(models.Model):
+    """A mailed sign-in link (`notifications.sign_in`): only its hash is kept. It works
+    once (`used_at`, set by the update that uses it, so two taps racing get it once)
+    and until `expires_at`."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    link_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"sign-in link of player {self.player_id}"

@@ -1,5 +1,6 @@
 """Celery tasks of the notices: send one, the periodic pick-up of those due, and an
-address's confirmation mail (`addresses.send_confirmation`, queued by `email_set`).
+address's confirmation mail (`addresses.send_confirmation`, queued by `email_set`), and
+a sign-in mail (`sign_in.send_sign_in`, queued by `sign_in.queue_sign_in`).
 
 `games.deliver_events` makes the notices in its own transaction (`outbox_notices`, a
 reader of the games' outbox, registered in the app's `ready`) and queues
@@ -18,7 +19,7 @@ from django.db import transaction
 
 from bansugoroku.games.models import Event
 from bansugoroku.games.outbox import send_quietly
-from notifications import addresses, sending
+from notifications import addresses, sending, sign_in
 from notifications.making import make_notices
 
 SEND = "notifications.send"
@@ -32,6 +33,11 @@ def send_notice(notice_id: int) -> str:
 @shared_task(name=addresses.SEND_CONFIRMATION, ignore_result=True)
 def send_confirmation(email_id: int, address: str) -> str:
     return addresses.send_confirmation(email_id, address)
+
+
+@shared_task(name=sign_in.SEND_SIGN_IN, ignore_result=True)
+def send_sign_in(address: str) -> str:
+    return sign_in.send_sign_in(address)
 
 
 @shared_task(name="notifications.send_due", ignore_result=True)

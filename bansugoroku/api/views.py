@@ -124,7 +124,7 @@ class MeView(APIView):
         fields = parse(PlayerUpdateSerializer, request)
         player = player_of(request)
         if "email" in fields:
-            mail_confirmation(request, self, player, fields.pop("email"))
+            mail_confirmation(request, player, fields.pop("email"))
         player = services.player_update(player=player, **fields)
         return Response(player_json(player))
 

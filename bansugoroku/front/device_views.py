@@ -19,6 +19,7 @@ from bansugoroku.front import devices
 from bansugoroku.front.identity import KEPT, current_player, switch, switch_of, token_of
 from bansugoroku.front.qr import qr_svg
 from bansugoroku.games import selectors
+from bansugoroku.games.models import Player
 from bansugoroku.games.player_tokens import token_hash
 from bansugoroku.games.queries import player_by_token_hash
 from bansugoroku.site import site_url
@@ -48,9 +49,13 @@ def device(request: HttpRequest, link: str) -> HttpResponse:
 
 
 def _ask(request: HttpRequest, token: str) -> HttpResponse:
-    """What using the link does: who this browser will play as, and who it plays as now,
-    with their tables, kept to switch back to."""
-    player = player_by_token_hash(token_hash(token))
+    return switch_page(request, player_by_token_hash(token_hash(token)), token)
+
+
+def switch_page(request: HttpRequest, player: Player | None, token: str) -> HttpResponse:
+    """What using a link that makes this browser play as `player` (with `token`, or ""
+    for a token yet to be made) does: who this browser will play as, and who it plays as
+    now, with their tables, kept to switch back to. Its button posts to the link."""
     current = current_player(request)
     if current is not None and player is not None and current.pk == player.pk:
         current = None  # the link changes nothing here

@@ -1,5 +1,6 @@
-"""The pages' forms: a new table, joining one. A browser without a player names itself
-on the first of them it sends, and the same checks as the API's apply."""
+"""The pages' forms: a new table, joining one, asking for a sign-in link. A browser
+without a player names itself on the first of the two it sends, and the same checks as
+the API's apply."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from bansugoroku.display_names import MAX_LENGTH, refused_characters
 from bansugoroku.games.models import CpuLevel
 from bansugoroku.vocabulary import cpu_choice
 from engine.rules import Finish, Muji, Start
+from notifications.mailboxes import NotAnAddress, canonical
 
 
 class NameField(forms.CharField):
@@ -92,3 +94,16 @@ class JoinForm(PlayerForm):
     id_prefix = "join"
     code = forms.CharField(max_length=12, label=_("Table code"))
     entropy = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
+
+
+class SignInForm(forms.Form):
+    """The address to mail sign-in links to, in the form a player's address is stored in
+    (`notifications.mailboxes.canonical`), so the worker finds it as it was set."""
+
+    email = forms.CharField(label=_("Your e-mail address"), max_length=254)
+
+    def clean_email(self) -> str:
+        try:
+            return canonical(self.cleaned_data["email"].strip())
+        except NotAnAddress as error:
+            raise forms.ValidationError(str(error)) from None

@@ -11,6 +11,11 @@ the browser switches to another player (a "use on another device" link), the pla
 played as is kept, with those kept before, in a second cookie of the same kind
 (`KEPT_COOKIE`, at most `KEPT` of them, newest first), and the settings page switches
 back (`switch`).
+
+A player may hold more than one token: a browser that signs in with a mailed link
+(`sign_in_pages`) gets one of its own (`games.models.SignedInToken`), as the server
+keeps no token it could hand out. So one person may play in any browser, and one
+browser may hold several players (two invitations, two names) and choose which.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 
-from bansugoroku.games.models import Player
+from bansugoroku.games.models import Player, SignedInToken
 from bansugoroku.games.player_tokens import token_hash
 from bansugoroku.games.queries import player_by_token_hash
 
@@ -87,7 +92,16 @@ def _kept_tokens(request: HttpRequest) -> list[str]:
 def _living(tokens: list[str]) -> list[tuple[str, Player]]:
     hashes = {token_hash(token): token for token in dict.fromkeys(tokens) if token}
     players = {p.token_hash: p for p in Player.objects.filter(token_hash__in=hashes)}
+    signed_in = SignedInToken.objects.select_related("player").filter(token_hash__in=hashes)
+    players.update((k.token_hash, k.player) for k in signed_in)
     return [(token, players[key]) for key, token in hashes.items() if key in players]
+
+
+def held_token(request: HttpRequest, player: Player) -> str | None:
+    """The token this browser holds for `player`, as the one it plays as or one it
+    keeps, if any."""
+    held = _living([token_of(request) or "", *_kept_tokens(request)])
+    return next((token for token, found in held if found.pk == player.pk), None)
 
 
 def switch_of(request: HttpRequest, token: str) -> Switch:

@@ -7,6 +7,7 @@ from bansugoroku.front import (
     notice_pages,
     play_views,
     player_pages,
+    sign_in_pages,
     views,
 )
 
@@ -17,6 +18,8 @@ urlpatterns = [
     path("tables/<str:code>", play_views.table, name="table-page"),
     path("device", device_views.device_link_new, name="device-new"),
     path("device/<str:link>", device_views.device, name="device"),
+    path("sign-in", sign_in_pages.sign_in, name="sign-in"),
+    path("sign-in/<str:link>", sign_in_pages.sign_in_link, name="sign-in-link"),
     path("healthz", views.healthz, name="healthz"),
     path("sw.js", views.service_worker, name="service-worker"),
     path("t/<str:code>", views.invite, name="invite"),

@@ -34,6 +34,21 @@ class Player(models.Model):
         return self.name
 
 
+class SignedInToken(models.Model):
+    """A further bearer token of a player: the one a browser got by signing in with a
+    mailed link (`notifications.sign_in`). The server never keeps a token in the clear,
+    so it cannot hand a second browser the player's own; each signed-in browser gets a
+    token of its own, found as the player's own is (`queries.player_by_token_hash`), and
+    the other browsers and apps keep theirs."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"a signed-in token of player {self.player_id}"
+
+
 class CpuLevel(models.TextChoices):
     EASY = "easy"
     NORMAL = "normal"

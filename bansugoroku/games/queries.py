@@ -18,7 +18,15 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-from bansugoroku.games.models import Game, GameState, Player, Seat, Table, TableState
+from bansugoroku.games.models import (
+    Game,
+    GameState,
+    Player,
+    Seat,
+    SignedInToken,
+    Table,
+    TableState,
+)
 
 _MODELS: list[tuple[type[models.Model], str]] = [
     (Seat, "s"),
@@ -54,9 +62,15 @@ _TABLE_SQL = f"""
     ORDER BY s.number
 """
 
-_PLAYER_SQL = (
-    f"SELECT {_select([(Player, 'p')])} FROM {Player._meta.db_table} p WHERE p.token_hash = %s"
-)
+_PLAYER_SQL = f"""
+    SELECT {_select([(Player, "p")])} FROM {Player._meta.db_table} p WHERE p.token_hash = %s
+    UNION ALL
+    SELECT {_select([(Player, "p")])} FROM {SignedInToken._meta.db_table} k
+    JOIN {Player._meta.db_table} p ON p.id = k.player_id
+    WHERE k.token_hash = %s
+    LIMIT 1
+"""
+"""The player holding a token: their own, or one a browser got by signing in."""
 
 
 @functools.cache
@@ -175,7 +189,7 @@ def table_version(code: str, player_id: int) -> tuple[int, int, datetime | None]
 def player_by_token_hash(token_hash: str) -> Player | None:
     db = _db()
     with db.cursor() as cursor:
-        cursor.execute(_PLAYER_SQL, [token_hash])
+        cursor.execute(_PLAYER_SQL, [token_hash, token_hash])
         row = cursor.fetchone()
     return None if row is None else _instance(Player, row, db)
 

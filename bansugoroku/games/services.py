@@ -31,7 +31,16 @@ from bansugoroku.games.errors import (
     WrongState,
     refused,
 )
-from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState, Turn
+from bansugoroku.games.models import (
+    Event,
+    Game,
+    Player,
+    Seat,
+    SignedInToken,
+    Table,
+    TableState,
+    Turn,
+)
 from bansugoroku.games.player_tokens import new_token, token_hash
 from bansugoroku.games.store import CODE_ALPHABET, CODE_LENGTH, lock_seat
 from engine import cpu
@@ -62,6 +71,14 @@ def player_create(*, name: str, locale: str = "en") -> tuple[Player, str]:
     token = new_token()
     player = Player.objects.create(token_hash=token_hash(token), name=name, locale=locale)
     return player, token
+
+
+def player_token_add(*, player: Player) -> str:
+    """A new bearer token for the player, beside those they hold (a browser that signed
+    in by mail); only its hash is kept, as `player_create`'s."""
+    token = new_token()
+    SignedInToken.objects.create(player=player, token_hash=token_hash(token))
+    return token
 
 
 def player_update(*, player: Player, name: str | None = None, locale: str | None = None) -> Player:
