@@ -114,7 +114,7 @@ def test_preferences_are_read_and_changed(host, guest, openapi):
     code = open_table(host, guest)
     defaults = host.get("players/me/notices")
     check(openapi, "/api/v1/players/me/notices", "get", 200, defaults)
-    assert defaults.body["email_mode"] == "each_turn" and defaults.body["muted_tables"] == []
+    assert defaults.body["email_mode"] == "spaced" and defaults.body["muted_tables"] == []
     assert all(
         channels == {"email": True, "push": True} for channels in defaults.body["kinds"].values()
     )

@@ -4,10 +4,12 @@ a turn already played), and what errors do. The clock is moved, never waited for
 
 from __future__ import annotations
 
+import importlib
 from datetime import timedelta
 
 import pytest
 import time_machine
+from django.apps import apps
 from django.utils import timezone
 
 from bansugoroku.games import services
@@ -179,6 +181,40 @@ def test_a_spacing_of_0_sends_each_turn(postmark, settings):
         unseen(table)
         assert sending.send_notice(notice(table, host, "your_turn").pk) == "sent"
     assert len(postmark.received) == 2
+
+
+def test_each_turn_sends_a_mail_each_turn_and_spaced_waits_3_hours(postmark):
+    host = player("Aiko", "a@example.com")
+    Preferences.objects.create(player=host, email_mode=EmailMode.EACH_TURN)
+    answers = []
+    for name in ("Ben", "Chie"):
+        table = started(host, player(name))
+        deliver(table)
+        unseen(table)
+        answers.append(sending.send_notice(notice(table, host, "your_turn").pk))
+    assert answers == ["sent", "sent"]
+
+    Preferences.objects.filter(player=host).update(email_mode=EmailMode.SPACED)
+    table = started(host, player("Dai"))
+    deliver(table)
+    unseen(table)
+    assert sending.send_notice(notice(table, host, "your_turn").pk).startswith("delayed")
+    assert len(postmark.received) == 2
+
+
+def test_the_players_of_before_keep_their_spacing(db):
+    """Before the choice, "each_turn" meant at most one every 3 hours: the migration
+    keeps what they got."""
+    host, guest = player("Aiko"), player("Ben")
+    Preferences.objects.create(player=host, email_mode="each_turn")
+    Preferences.objects.create(player=guest, email_mode=EmailMode.DAILY_DIGEST)
+    migration = importlib.import_module("notifications.migrations.0006_email_mode_spaced")
+
+    migration.spaced_as_before(apps, None)
+
+    modes = dict(Preferences.objects.values_list("player__name", "email_mode"))
+    assert modes == {"Aiko": EmailMode.SPACED, "Ben": EmailMode.DAILY_DIGEST}
+    assert Preferences(player=host).email_mode == EmailMode.SPACED, "the default too"
 
 
 def test_the_daily_digest_sends_one_a_day(postmark):
