@@ -58,6 +58,9 @@ def test_a_your_turn_mail_says_which_table_what_was_rolled_and_links_to_it(postm
     assert unsubscribe and unsubscribe.startswith("<https://play.example.com/api/v1/unsubscribe/")
     assert mail.header("List-Unsubscribe-Post") == "List-Unsubscribe=One-Click"
     assert "https://play.example.com/settings/notices" in text
+    page = unsubscribe[1:-1].replace("/api/v1/", "/")
+    assert f"Stop e-mails like this one: {page}" in text
+    assert f'<a href="{page}">Stop e-mails like this one</a>' in html
 
 
 def test_the_dice_carry_their_old_name_and_japanese_uses_the_original_terms(postmark):
