@@ -78,6 +78,30 @@ def test_the_dice_carry_their_old_name_and_japanese_uses_the_original_terms(post
     assert f"あなたの賽は {kanji}（{dice[0]}・{dice[1]}） です。" in mail.body["TextBody"]
 
 
+@pytest.mark.parametrize(
+    ("locale", "subject", "link"),
+    [
+        ("en", "Your turn at {code}", "Open table {code}"),
+        ("de", "Du bist am Zug am Tisch {code}", "Tisch {code} öffnen"),
+        ("fr", "À vous de jouer à la table {code}", "Ouvrir la table {code}"),
+        ("ru", "Ваш ход за столом {code}", "Открыть стол {code}"),
+        ("ja", "{code} の卓であなたの番です", "卓 {code} を開く"),
+    ],
+)
+def test_the_subject_and_the_link_put_the_code_where_the_language_does(
+    postmark, locale, subject, link
+):
+    host = player("Aiko", "aiko@example.com", locale=locale)
+    table = started(host, player("Ben"))
+    deliver(table)
+    unseen(table)
+    sending.send_notice(notice(table, host, "your_turn").pk)
+
+    (mail,) = postmark.received
+    assert mail.body["Subject"] == subject.format(code=table.code)
+    assert f">{link.format(code=table.code)}</a>" in mail.body["HtmlBody"]
+
+
 def test_who_is_told_what_and_never_the_cpu(postmark):
     host, guest = player("Aiko", "a@example.com"), player("Ben", "b@example.com")
     table = started(host, guest)
