@@ -20,8 +20,10 @@ text and the new-table form's choice are all made from it.
 
 from __future__ import annotations
 
+import re
+
 from django.utils.functional import Promise, lazy
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from bansugoroku.games import shapes
@@ -62,6 +64,24 @@ def point_name(point: int) -> str:
         return gettext("off")
     kind, number = point_place(point)
     return str(_POINT_KINDS[kind]) % {"number": number}
+
+
+_NOTATION_WORDS: dict[str, Promise] = {
+    "bar": pgettext_lazy("in a play's notation, like bar/22", "bar"),
+    "off": pgettext_lazy("in a play's notation, like 6/off", "off"),
+}
+_NOTATION_WORD = re.compile(r"\b(bar|off)\b")
+
+
+def play_text(notation: str) -> str:
+    """A play's notation as players read it, `bar` and `off` in their language
+    ("Bar/22 6/raus" in German). The API and the exports keep the machine's words."""
+    return _NOTATION_WORD.sub(lambda word: str(_NOTATION_WORDS[word[1]]), notation)
+
+
+def notation_words() -> dict[str, str]:
+    """The same words for the table page's script, which writes the opponent's play."""
+    return {f"notation_{word}": str(text) for word, text in _NOTATION_WORDS.items()}
 
 
 def cpu_name(level: str) -> str:

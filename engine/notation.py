@@ -68,6 +68,24 @@ def parse_play(text: str) -> tuple[Move, ...]:
     return tuple(moves)
 
 
+def mirror_play(text: str) -> str:
+    """A play as the other side numbers the points (25 - n), as the opponent reads it;
+    the bar, off and the hit marks stay.
+
+    >>> mirror_play("bar/22* 13/7 6/off")
+    'bar/3* 12/18 19/off'
+    """
+    if text.strip() == PASS:
+        return PASS
+    moves = []
+    for token in text.split():
+        match = _MOVE.fullmatch(token)
+        if not match:
+            raise NotationError(f"not a move: {token!r}")
+        moves.append(f"{_mirror(match[1])}/{_mirror(match[2])}{match[3]}")
+    return " ".join(moves)
+
+
 def position_id(position: Position) -> str:
     """The one-line id of a position.
 
@@ -116,6 +134,10 @@ def parse_position_id(text: str) -> Position:
 
 def _point(point: int) -> str:
     return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def _mirror(text: str) -> str:
+    return text if text in ("bar", "off") else str(25 - int(text))
 
 
 def _number(text: str) -> int:

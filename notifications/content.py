@@ -22,8 +22,9 @@ from django.utils.translation import ngettext
 from bansugoroku.games import payloads, selectors
 from bansugoroku.games.models import Event, Player, Seat
 from bansugoroku.site import site_url
-from bansugoroku.vocabulary import seat_holder
+from bansugoroku.vocabulary import play_text, seat_holder
 from engine.names import roll_name
+from engine.notation import mirror_play
 from notifications.models import Kind, TableMute
 
 
@@ -60,6 +61,12 @@ def dice_text(dice: list[int] | tuple[int, ...]) -> str:
         "reading": name.reading,
         "kanji": name.kanji,
     }
+
+
+def play_seen(notation: str) -> str:
+    """The opponent's play as the reader's table page numbers the points, its words in
+    the reader's language: the stored notation is in the mover's numbering."""
+    return play_text(mirror_play(notation))
 
 
 def opponent_name(other: Seat) -> str:
@@ -105,7 +112,11 @@ def _waiting_line(seat: Seat, other: Seat) -> TableLine:
     if play:
         lines.append(
             _("%(name)s played %(notation)s with %(dice)s.")
-            % {"name": them, "notation": play["notation"], "dice": dice_text(play["dice"])}
+            % {
+                "name": them,
+                "notation": play_seen(play["notation"]),
+                "dice": dice_text(play["dice"]),
+            }
         )
     for passed in game.recent.get("passes", [[], []])[seat.number]:
         who = them if passed["seat"] == other.number else _("You")

@@ -1,6 +1,6 @@
 """E-mails: a notice, an address confirmation or sign-in links, as text and HTML in the player's
 language, with a link to the notice settings; a notice with RFC 8058 one-click
-unsubscribe.
+unsubscribe and the same link, to the page that asks first, in its body.
 
 A confirmation mail goes to an address nobody has confirmed yet, which anyone may have
 typed: it says nothing its sender chose (not the player's name) and carries no
@@ -23,9 +23,13 @@ from notifications.content import Content
 from notifications.tokens import unsubscribe_token
 
 
-def unsubscribe_url(player_id: int, kind: str, address: str) -> str:
-    return site_url() + reverse(
-        "api:unsubscribe", args=[unsubscribe_token(player_id, kind, address)]
+def unsubscribe_urls(player_id: int, kind: str, address: str) -> tuple[str, str]:
+    """The one-click link for mail programs (the API's, which a POST unsubscribes), and
+    the page's for the mail's body, which asks first."""
+    token = unsubscribe_token(player_id, kind, address)
+    return (
+        site_url() + reverse("api:unsubscribe", args=[token]),
+        site_url() + reverse("unsubscribe", args=[token]),
     )
 
 
@@ -54,12 +58,15 @@ def _email(
 def notice_email(
     player: Player, address: str, kind: str, content: Content
 ) -> EmailMultiAlternatives:
-    """A notice to the player's confirmed address."""
+    """A notice to the player's confirmed address, with a link that stops its kind both
+    in the headers and in the body, where the reader sees it."""
+    one_click, page = unsubscribe_urls(player.pk, kind, address)
     headers = {
-        "List-Unsubscribe": f"<{unsubscribe_url(player.pk, kind, address)}>",
+        "List-Unsubscribe": f"<{one_click}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
     }
-    return _email(player, address, content.subject, "notice", {"content": content}, headers)
+    context = {"content": content, "unsubscribe_url": page}
+    return _email(player, address, content.subject, "notice", context, headers)
 
 
 def confirmation_email(

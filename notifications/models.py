@@ -29,10 +29,14 @@ class Kind(models.TextChoices):
 
 
 class EmailMode(models.TextChoices):
+    """How often "your turn" e-mails may come; each lists every table waiting then."""
+
     EACH_TURN = "each_turn"
-    """A "your turn" e-mail for each turn, at most one every NOTICE_EMAIL_SPACING."""
+    """An e-mail each turn."""
+    SPACED = "spaced"
+    """At most one every NOTICE_EMAIL_SPACING (3 hours): the default."""
     DAILY_DIGEST = "daily_digest"
-    """At most one "your turn" e-mail a day, listing every table waiting."""
+    """At most one a day."""
 
 
 class ConfirmationMail(models.TextChoices):
@@ -76,14 +80,14 @@ def default_kinds() -> dict[str, bool]:
 class Preferences(models.Model):
     """Which kinds of notice a player wants on each channel, and how e-mail is paced.
 
-    A player without a row has the defaults: every kind on both channels, an e-mail
-    for each turn (spaced)."""
+    A player without a row has the defaults: every kind on both channels, "your turn"
+    e-mails spaced."""
 
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="notice_prefs")
     email_kinds = models.JSONField(default=default_kinds)
     push_kinds = models.JSONField(default=default_kinds)
     email_mode = models.CharField(
-        max_length=16, choices=EmailMode.choices, default=EmailMode.EACH_TURN
+        max_length=16, choices=EmailMode.choices, default=EmailMode.SPACED
     )
     last_turn_email_at = models.DateTimeField(null=True, blank=True)
     """When the latest "your turn" e-mail (or digest) went out: the next waits."""

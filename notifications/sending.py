@@ -15,11 +15,11 @@ may then get it twice (at least once, never lost), and the admin shows both atte
 
 A "your turn" e-mail also locks the player's preferences row in its claim and reserves
 the spacing there (`last_turn_email_at`), so that a claim of the player's next one, by
-any worker, waits for NOTICE_EMAIL_SPACING. A send that fails gives the reservation back
-unless another claim took it since: as far as we know no mail went out. A worker killed
-mid-send keeps it: the mail may have gone. A mail sent folds into itself the player's
-other turn e-mails that were pending when it was claimed, since it listed every table
-waiting then.
+any worker, waits for the spacing of the player's mode (`email_spacing`). A send that
+fails gives the reservation back unless another claim took it since: as far as we know
+no mail went out. A worker killed mid-send keeps it: the mail may have gone. A mail
+sent folds into itself the player's other turn e-mails that were pending when it was
+claimed, since it listed every table waiting then.
 
 Before sending, a notice may be skipped (the turn was played already, the player turned
 it off, muted the table, has no confirmed address or the address is suppressed, has no
@@ -198,14 +198,22 @@ def _channel_check(notice: Notice, prefs: Preferences) -> Skip | Recipient:
 
 def _spacing_check(prefs: Preferences, now: datetime) -> Delay | None:
     """At most one "your turn" e-mail every NOTICE_EMAIL_SPACING, or a day in digest
-    mode; the next one lists every table waiting then."""
-    if prefs.email_mode == EmailMode.DAILY_DIGEST:
-        spacing = DIGEST_SPACING
-    else:
-        spacing = settings.NOTICE_EMAIL_SPACING
+    mode, or none between them for each turn; the next one lists every table waiting
+    then."""
+    spacing = email_spacing(prefs.email_mode)
     if spacing and prefs.last_turn_email_at and prefs.last_turn_email_at + spacing > now:
         return Delay(prefs.last_turn_email_at + spacing, "a turn e-mail went out recently")
     return None
+
+
+def email_spacing(mode: str) -> timedelta:
+    """The least time between two "your turn" e-mails in that mode."""
+    if mode == EmailMode.DAILY_DIGEST:
+        return DIGEST_SPACING
+    if mode == EmailMode.SPACED:
+        spacing: timedelta = settings.NOTICE_EMAIL_SPACING
+        return spacing
+    return timedelta(0)
 
 
 def _lease(notice: Notice, recipient: Recipient, prefs: Preferences, now: datetime) -> Claim:

@@ -45,8 +45,9 @@ class NoticePreferences(TypedDict):
         str,
         OneOf(EmailMode),
         Doc(
-            "each_turn: at most one turn e-mail per NOTICE_EMAIL_SPACING, listing every "
-            "table waiting; daily_digest: at most one a day."
+            "How often turn e-mails may come, each listing every table waiting: "
+            "each_turn, one each turn; spaced (the default), at most one per "
+            "NOTICE_EMAIL_SPACING (3 hours); daily_digest, at most one a day."
         ),
     ]
     kinds: KindsOut

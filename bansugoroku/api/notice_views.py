@@ -6,6 +6,10 @@ through `bansugoroku.api.confirmation`.
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.http import HttpResponseRedirect
+from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -90,10 +94,33 @@ class UnsubscribeView(APIView):
     """RFC 8058 one-click unsubscribe: the mail client POSTs `List-Unsubscribe=One-Click`
     to the link of the mail's `List-Unsubscribe` header. The signed token is the only
     credential, and the body is not read: any POST to the link unsubscribes, while the
-    address the mail went to is still the player's confirmed one."""
+    address the mail went to is still the player's confirmed one.
+
+    The same link opened in a browser (a mail program that shows the header as a link,
+    or a player who copies it) is a GET: it goes to the human page, whatever it
+    accepts, and changes nothing, since mail scanners fetch links too."""
 
     authentication_classes = []
     permission_classes = [AllowAny]
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        """A GET is answered with a redirect, which has no body to negotiate: a browser's
+        `Accept: text/html` must not make it a 406."""
+        safe = request.method in ("GET", "HEAD")
+        return super().perform_content_negotiation(request, force=force or safe)
+
+    @extend_schema(
+        operation_id="players_unsubscribe_page",
+        tags=["players"],
+        auth=[],
+        parameters=[
+            OpenApiParameter("token", str, OpenApiParameter.PATH, description="From the mail.")
+        ],
+        responses={303: None},
+        summary="The link opened in a browser: 303 to the page that asks, then unsubscribes",
+    )
+    def get(self, request: Request, token: str) -> HttpResponseRedirect:
+        return HttpResponseRedirect(reverse("unsubscribe", args=[token]), status=303)
 
     @extend_schema(
         operation_id="players_unsubscribe",

@@ -24,7 +24,7 @@ from bansugoroku.games.errors import GameNotFound, NoReview, ReviewPending, Tabl
 from bansugoroku.games.models import Game, Player, Table
 from bansugoroku.games.selectors import position_json, table_for_player
 from bansugoroku.games.store import seat_of
-from bansugoroku.vocabulary import WIN_NAMES, points_won, position_text, seat_name
+from bansugoroku.vocabulary import WIN_NAMES, play_text, points_won, position_text, seat_name
 from engine.position import Position
 from engine.rules import WinKind
 
@@ -122,6 +122,8 @@ def _review(found: Game, player: Player, colors: tuple[int, int]) -> dict[str, A
 
 def _reviewed(play: shapes.ReviewedPlay, colors: tuple[int, int]) -> dict[str, Any]:
     row: dict[str, Any] = dict(play)
+    row["notation"] = play_text(play["notation"])
+    row["best"] = {**play["best"], "notation": play_text(play["best"]["notation"])}
     if play["marked"]:
         for key, position in (
             ("board", play["position_after"]),
@@ -151,13 +153,14 @@ def _turn_title(turn: shapes.HistoryTurn, me: int, table: Table) -> str:
         "who": seat_name(table, turn["seat"], me),
         "dice": "-".join(map(str, turn["dice"])),
         "name": turn["dice_name"]["kanji"],
-        "play": turn["notation"] if turn["moves"] else _("pass"),
+        "play": play_text(turn["notation"]) if turn["moves"] else _("pass"),
     }
 
 
 def _turn_row(turn: shapes.HistoryTurn, me: int, table: Table) -> dict[str, Any]:
     return {
         **turn,
+        "notation": play_text(turn["notation"]),
         "who": seat_name(table, turn["seat"], me),
         "mine": turn["seat"] == me,
         "passed": not turn["moves"],

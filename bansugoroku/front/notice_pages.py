@@ -11,12 +11,14 @@ link), because the signed token is the proof; Django's CSRF check guards the for
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django_stubs_ext import StrPromise
@@ -36,10 +38,37 @@ KINDS: dict[str, StrPromise] = {
 }
 """Each kind of notice as the page names it, in the API's order."""
 
-MODES: dict[str, StrPromise] = {
-    EmailMode.EACH_TURN: _("An e-mail each turn"),
-    EmailMode.DAILY_DIGEST: _("A daily digest"),
-}
+
+def duration_text(duration: timedelta) -> str:
+    """A setting's duration as a player reads it: "3 hours", "5 minutes"."""
+    minutes = int(duration.total_seconds()) // 60
+    if minutes and minutes % 60 == 0:
+        hours = minutes // 60
+        return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
+    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+
+
+def modes() -> dict[str, str]:
+    """Each pace of "your turn" e-mails, saying what it does, with the spacing set."""
+    return {
+        EmailMode.EACH_TURN: gettext("An e-mail each time it is your turn"),
+        EmailMode.SPACED: gettext("At most one e-mail every %(spacing)s, about every table waiting")
+        % {"spacing": duration_text(settings.NOTICE_EMAIL_SPACING)},
+        EmailMode.DAILY_DIGEST: gettext("At most one e-mail a day, about every table waiting"),
+    }
+
+
+def looking_text() -> str:
+    """Why a turn's notice may come minutes after the move: the looking window
+    (`notifications.sending`), said where the pace is chosen."""
+    window: timedelta = settings.NOTICE_LOOKING_WINDOW
+    if not window:
+        return ""
+    return gettext(
+        "No e-mail about a table while you have it open: it goes %(window)s after you "
+        "last looked, if it is still your turn."
+    ) % {"window": duration_text(window)}
+
 
 MAX_TOKEN = 1000
 """Characters: a signed token is under 200; a longer one is refused unread."""
@@ -53,7 +82,8 @@ def notices_context(player: Player) -> dict[str, Any]:
     return {
         "email": EmailAddress.objects.filter(player=player).first(),
         "email_mode": prefs.email_mode,
-        "modes": MODES.items(),
+        "modes": modes().items(),
+        "looking": looking_text(),
         "kinds": [
             {
                 "kind": kind,

@@ -62,6 +62,7 @@ def table_texts() -> dict[str, str]:
         "off": vocabulary.point_name(OFF),
         "their_bar": str(vocabulary.THEIR_BAR),
         "their_off": str(vocabulary.THEIR_OFF),
+        **vocabulary.notation_words(),
     }
     return texts
 

@@ -95,8 +95,11 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
-# Where the apps open: invitation pages, /t/CODE.
-APP_PATHS = ["/t/*"]
+APP_PATHS: list[tuple[str, bool]] = [("/t/*", False), ("/tables/*/*", True), ("/tables/*", False)]
+"""Where the iOS app opens, in order, each path with whether it is left to the browser:
+invitation pages (/t/CODE) and the table pages the notices link to (/tables/CODE), not
+a table's history (/tables/CODE/games). The Android file names no paths: the app's
+manifest does."""
 
 
 @require_safe
@@ -118,16 +121,19 @@ def assetlinks(request: HttpRequest) -> JsonResponse:
 
 @require_safe
 def apple_app_site_association(request: HttpRequest) -> JsonResponse:
-    """iOS universal links: the iOS app opens this site's invitation links itself.
-    404 while no iOS app is configured."""
+    """iOS universal links: the iOS app opens this site's invitation and table links
+    itself. 404 while no iOS app is configured."""
     if not settings.IOS_APP_ID:
         raise Http404("no iOS app")
     detail = {
         "appIDs": [settings.IOS_APP_ID],
-        "components": [{"/": path} for path in APP_PATHS],
+        "components": [
+            {"/": path, "exclude": True} if excluded else {"/": path}
+            for path, excluded in APP_PATHS
+        ],
         # The same for iOS 12 and earlier.
         "appID": settings.IOS_APP_ID,
-        "paths": APP_PATHS,
+        "paths": [f"NOT {path}" if excluded else path for path, excluded in APP_PATHS],
     }
     return _public_json({"applinks": {"apps": [], "details": [detail]}})
 

@@ -8,6 +8,7 @@ from engine.names import point_name, roll_name, spoken_roll
 from engine.notation import (
     NotationError,
     format_play,
+    mirror_play,
     parse_play,
     parse_position_id,
     position_id,
@@ -27,6 +28,14 @@ def test_hits_entries_and_bearing_off_are_written_like_backgammon():
 def test_bad_play_text_is_refused_with_a_reason(text):
     with pytest.raises(NotationError):
         parse_play(text)
+
+
+def test_a_play_reads_in_the_other_sides_numbering_with_its_hits():
+    assert mirror_play("bar/22* 13/7 6/off") == "bar/3* 12/18 19/off"
+    assert mirror_play("24/18 18/13") == "1/7 7/12"
+    assert mirror_play("pass") == "pass"
+    with pytest.raises(NotationError):
+        mirror_play("13-10")
 
 
 def test_a_pass_is_written_pass():

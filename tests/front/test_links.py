@@ -68,14 +68,18 @@ def test_the_android_app_opens_invitation_links(client, settings):
     ]
 
 
-def test_the_ios_app_opens_invitation_links(client, settings):
+def test_the_ios_app_opens_invitation_links_and_the_table_links_of_mails(client, settings):
     settings.IOS_APP_ID = "ABCDE12345.com.example.bansugoroku"
     answer = client.get("/.well-known/apple-app-site-association")
     assert answer.status_code == 200 and answer["Content-Type"] == "application/json"
     (detail,) = answer.json()["applinks"]["details"]
     assert detail["appIDs"] == ["ABCDE12345.com.example.bansugoroku"]
-    assert detail["components"] == [{"/": "/t/*"}]
-    assert detail["paths"] == ["/t/*"]
+    assert detail["components"] == [
+        {"/": "/t/*"},
+        {"/": "/tables/*/*", "exclude": True},
+        {"/": "/tables/*"},
+    ]
+    assert detail["paths"] == ["/t/*", "NOT /tables/*/*", "/tables/*"]
 
 
 @pytest.mark.slow

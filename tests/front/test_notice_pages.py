@@ -52,7 +52,14 @@ def test_settings_show_the_address_its_state_and_the_choices(host):
     html = page(browser(host.token), "/settings")
     assert 'id="notices"' in html and 'data-email-state="none"' in html
     assert html.count('type="checkbox" name="') == 10  # five kinds, e-mail and push
-    assert 'value="each_turn" data-test="mode-each_turn" checked' in html
+    assert 'value="spaced" data-test="mode-spaced" checked' in html
+    assert "An e-mail each time it is your turn" in html
+    assert "At most one e-mail every 3 hours, about every table waiting" in html
+    assert "At most one e-mail a day, about every table waiting" in html
+    assert (
+        "No e-mail about a table while you have it open: it goes 5 minutes after you "
+        "last looked, if it is still your turn." in html
+    )
     assert "front/notices.js" in html
 
     mailed_link(host)

@@ -88,6 +88,21 @@ def test_a_finished_game_shows_its_review_with_hards_play_beside_the_worst(playe
     assert "悪手" in page(client, f"/tables/{played.code}/games/1")
 
 
+def test_the_history_writes_bar_and_off_in_the_readers_language(played):
+    """The API keeps the machine's notation (`bar/22`); the page a German reads says
+    "Bar/22", in the list of turns and in the replay's titles."""
+    client = browser(played.guest.token)
+    client.cookies["django_language"] = "de"
+    html = page(client, f"/tables/{played.code}/games/1")
+    turns = played.host.get(f"tables/{played.code}/games/1").body["turns"]
+    words = [t["notation"] for t in turns if "bar/" in t["notation"] or "/off" in t["notation"]]
+    assert any("bar/" in notation for notation in words), "the game has a hit"
+    for notation in words:
+        german = escape(notation.replace("bar/", "Bar/").replace("/off", "/raus"))
+        assert f"<code>{german}</code>" in html
+    assert "<code>bar/" not in html and "bar/" not in json.dumps(frames(html))
+
+
 def test_the_list_of_a_tables_games(played):
     html = page(browser(played.guest.token), f"/tables/{played.code}/games")
     assert f'href="/tables/{played.code}/games/1"' in html

@@ -11,6 +11,7 @@ from django.utils import translation
 
 from bansugoroku import vocabulary
 from bansugoroku.front.identity import COOKIE
+from bansugoroku.front.texts import table_texts
 from bansugoroku.games import services
 from bansugoroku.games.models import CpuLevel, Event
 from notifications import content
@@ -78,3 +79,22 @@ def test_the_points_are_named_from_the_readers_side_in_their_language():
     ]
     with translation.override("de"):
         assert vocabulary.point_name(13) == "Gegner-Außen 1"
+
+
+def test_bar_and_off_in_a_plays_notation_are_in_the_readers_language():
+    assert vocabulary.play_text("bar/22* 6/off") == "bar/22* 6/off"
+    expected = {
+        "de": "Bar/22* 6/raus",
+        "fr": "barre/22* 6/sortie",
+        "ru": "бар/22* 6/выход",
+        "ja": "バー/22* 6/上がり",
+    }
+    for locale, text in expected.items():
+        with translation.override(locale):
+            assert vocabulary.play_text("bar/22* 6/off") == text, locale
+
+
+def test_the_table_page_gets_the_notation_words_of_its_language():
+    with translation.override("ja"):
+        texts = table_texts()
+    assert (texts["notation_bar"], texts["notation_off"]) == ("バー", "上がり")

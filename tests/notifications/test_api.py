@@ -106,7 +106,7 @@ def test_preferences_are_read_and_changed(host, guest, openapi):
     code = open_table(host, guest)
     defaults = host.get("players/me/notices")
     check(openapi, "/api/v1/players/me/notices", "get", 200, defaults)
-    assert defaults.body["email_mode"] == "each_turn" and defaults.body["muted_tables"] == []
+    assert defaults.body["email_mode"] == "spaced" and defaults.body["muted_tables"] == []
     assert all(
         channels == {"email": True, "push": True} for channels in defaults.body["kinds"].values()
     )
@@ -168,6 +168,21 @@ def test_one_click_unsubscribe_turns_that_kind_off_without_login(host):
     assert answer.status_code == 200 and answer.json() == {"unsubscribed": "your_turn"}
     kinds = host.get("players/me/notices").body["kinds"]
     assert kinds["your_turn"]["email"] is False and kinds["game_over"]["email"] is True
+
+
+@pytest.mark.parametrize(
+    "accept", ["text/html", "text/html,application/xhtml+xml,*/*;q=0.8", "application/json"]
+)
+def test_the_one_click_link_opened_in_a_browser_shows_the_page_and_changes_nothing(host, accept):
+    player_id = confirmed_address(host)
+    token = unsubscribe_token(player_id, "your_turn", "aiko@example.com")
+
+    answer = Client().get(f"/api/v1/unsubscribe/{token}", HTTP_ACCEPT=accept, follow=True)
+
+    assert answer.redirect_chain == [(f"/unsubscribe/{token}", 303)]
+    assert answer.status_code == 200 and "Stop the e-mails about" in answer.content.decode()
+    assert Client().head(f"/api/v1/unsubscribe/{token}", HTTP_ACCEPT=accept).status_code == 303
+    assert host.get("players/me/notices").body["kinds"]["your_turn"]["email"] is True
 
 
 def test_an_unsubscribe_link_for_every_kind_turns_all_mail_off(host):

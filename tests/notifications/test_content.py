@@ -6,9 +6,9 @@ import pytest
 from django.utils import timezone
 
 from bansugoroku.games import services
-from bansugoroku.games.models import Event
+from bansugoroku.games.models import Event, Turn
 from notifications import content
-from tests.factories import GameFactory, PlayerFactory
+from tests.factories import GameFactory, PlayerFactory, TurnFactory
 from tests.notifications.helpers import deliver
 
 pytestmark = pytest.mark.django_db
@@ -81,3 +81,21 @@ def test_japanese_names_the_roll_by_its_kanji_first(seen_in_every_language):
         if line.startswith("あなたの賽は")
     ]
     assert "（" in line and line.index("（") > len("あなたの賽は ")
+
+
+def test_the_opponents_play_reads_in_the_readers_numbering():
+    """The mover wrote 24/18 from their side; the reader's table page numbers that point
+    1, so the mail does too."""
+    guest = PlayerFactory(name="Ben", locale="de")
+    game = GameFactory(host=PlayerFactory(name="Aiko"), guest=guest)
+    TurnFactory(game=game)  # the host's
+    table = game.table
+    deliver(table)
+    turn = Turn.objects.get(game__table=table, seat=0)
+    assert turn.moves, "the host could move"
+    seen = " ".join(f"{25 - a}/{25 - b}" for a, b in turn.moves)
+
+    said = content.for_notice("your_turn", Event.objects.filter(table=table).last(), guest)
+
+    line = said.tables[0].lines[1]
+    assert line.replace("*", "").startswith(f"Aiko zog {seen} mit "), (line, turn.notation)

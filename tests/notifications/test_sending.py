@@ -4,10 +4,12 @@ a turn already played), and what errors do. The clock is moved, never waited for
 
 from __future__ import annotations
 
+import importlib
 from datetime import timedelta
 
 import pytest
 import time_machine
+from django.apps import apps
 from django.utils import timezone
 
 from bansugoroku.games import services
@@ -58,6 +60,9 @@ def test_a_your_turn_mail_says_which_table_what_was_rolled_and_links_to_it(postm
     assert unsubscribe and unsubscribe.startswith("<https://play.example.com/api/v1/unsubscribe/")
     assert mail.header("List-Unsubscribe-Post") == "List-Unsubscribe=One-Click"
     assert "https://play.example.com/settings/notices" in text
+    page = unsubscribe[1:-1].replace("/api/v1/", "/")
+    assert f"Stop e-mails like this one: {page}" in text
+    assert f'<a href="{page}">Stop e-mails like this one</a>' in html
 
 
 def test_the_dice_carry_their_old_name_and_japanese_uses_the_original_terms(postmark):
@@ -73,6 +78,30 @@ def test_the_dice_carry_their_old_name_and_japanese_uses_the_original_terms(post
     dice = sorted(table.current_game.dice, reverse=True)
     kanji = roll_name((dice[0], dice[1])).kanji
     assert f"あなたの賽は {kanji}（{dice[0]}・{dice[1]}） です。" in mail.body["TextBody"]
+
+
+@pytest.mark.parametrize(
+    ("locale", "subject", "link"),
+    [
+        ("en", "Your turn at {code}", "Open table {code}"),
+        ("de", "Du bist am Zug am Tisch {code}", "Tisch {code} öffnen"),
+        ("fr", "À vous de jouer à la table {code}", "Ouvrir la table {code}"),
+        ("ru", "Ваш ход за столом {code}", "Открыть стол {code}"),
+        ("ja", "{code} の卓であなたの番です", "卓 {code} を開く"),
+    ],
+)
+def test_the_subject_and_the_link_put_the_code_where_the_language_does(
+    postmark, locale, subject, link
+):
+    host = PlayerFactory(name="Aiko", address="aiko@example.com", locale=locale)
+    table = GameFactory(host=host, guest=PlayerFactory(name="Ben")).table
+    deliver(table)
+    unseen(table)
+    sending.send_notice(notice(table, host, "your_turn").pk)
+
+    (mail,) = postmark.received
+    assert mail.body["Subject"] == subject.format(code=table.code)
+    assert f">{link.format(code=table.code)}</a>" in mail.body["HtmlBody"]
 
 
 def test_who_is_told_what_and_never_the_cpu(postmark):
@@ -186,6 +215,40 @@ def test_a_spacing_of_0_sends_each_turn(postmark, settings):
         unseen(table)
         assert sending.send_notice(notice(table, host, "your_turn").pk) == "sent"
     assert len(postmark.received) == 2
+
+
+def test_each_turn_sends_a_mail_each_turn_and_spaced_waits_3_hours(postmark):
+    host = PlayerFactory(name="Aiko", address="a@example.com")
+    Preferences.objects.create(player=host, email_mode=EmailMode.EACH_TURN)
+    answers = []
+    for name in ("Ben", "Chie"):
+        table = GameFactory(host=host, guest=PlayerFactory(name=name)).table
+        deliver(table)
+        unseen(table)
+        answers.append(sending.send_notice(notice(table, host, "your_turn").pk))
+    assert answers == ["sent", "sent"]
+
+    Preferences.objects.filter(player=host).update(email_mode=EmailMode.SPACED)
+    table = GameFactory(host=host, guest=PlayerFactory(name="Dai")).table
+    deliver(table)
+    unseen(table)
+    assert sending.send_notice(notice(table, host, "your_turn").pk).startswith("delayed")
+    assert len(postmark.received) == 2
+
+
+def test_the_players_of_before_keep_their_spacing(db):
+    """Before the choice, "each_turn" meant at most one every 3 hours: the migration
+    keeps what they got."""
+    host, guest = PlayerFactory(name="Aiko"), PlayerFactory(name="Ben")
+    Preferences.objects.create(player=host, email_mode="each_turn")
+    Preferences.objects.create(player=guest, email_mode=EmailMode.DAILY_DIGEST)
+    migration = importlib.import_module("notifications.migrations.0007_email_mode_spaced")
+
+    migration.spaced_as_before(apps, None)
+
+    modes = dict(Preferences.objects.values_list("player__name", "email_mode"))
+    assert modes == {"Aiko": EmailMode.SPACED, "Ben": EmailMode.DAILY_DIGEST}
+    assert Preferences(player=host).email_mode == EmailMode.SPACED, "the default too"
 
 
 def test_the_daily_digest_sends_one_a_day(postmark):

@@ -237,6 +237,12 @@ function statusText() {
   return texts.your_turn + " " + texts.choose_stone;
 }
 
+// A play's notation with `bar` and `off` in the reader's language, as the pages and
+// mails write it (`vocabulary.play_text`); the API keeps the machine's words.
+function playText(notation) {
+  return notation.replace(/\b(bar|off)\b/g, (word) => texts["notation_" + word]);
+}
+
 function newsText() {
   const game = state.game;
   if (!game) return "";
@@ -249,7 +255,7 @@ function newsText() {
   }
   const play = game.last_play;
   if (play) {
-    lines.push(fmt(texts.they_played, { name, notation: play.notation }));
+    lines.push(fmt(texts.they_played, { name, notation: playText(play.notation) }));
     if (play.hit) lines.push(fmt(texts.they_hit, { name }));
   }
   for (const pass of game.passes_since) {
