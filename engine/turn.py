@@ -166,6 +166,13 @@ class TurnInProgress:
         """Single moves that continue some allowed play, in a stable order."""
         return list(self._legal)
 
+    def plays_left(self) -> list[tuple[Move, ...]]:
+        """Every way to finish the turn from here: the moves still to send, in order, once
+        each. A client can then draft a whole play and send it in one go, its next legal
+        moves being those that continue a play it has begun."""
+        n = len(self.played)
+        return list(dict.fromkeys(s.moves[n:] for s in self._matching))
+
     def play(self, move: Move) -> TurnInProgress:
         """The turn with one more move, or IllegalMoveError saying why not."""
         move = (move[0], move[1])
