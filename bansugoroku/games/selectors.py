@@ -162,7 +162,10 @@ def _game(table: Table, game: Game, me: Side, value: GameValue | None) -> shapes
             legal = turn.legal_moves()
             turn_info["legal_moves"] = [list(m) for m in legal]
             turn_info["legal_move_effects"] = [_effect(turn.play(m)) for m in legal]
-            turn_info["plays_left"] = [[list(m) for m in play] for play in turn.plays_left()]
+            turn_info["plays_left"] = [
+                {"moves": [list(m) for m in play.moves], "dice": list(play.dice)}
+                for play in turn.plays_left()
+            ]
             turn_info["can_undo"] = bool(turn.played)
     result: shapes.ResultJson | None = None
     if game.is_over:

@@ -109,6 +109,13 @@ class MoveEffect(TypedDict):
     wins: Annotated[int, Doc("Points it wins, ending the game (0: the game goes on).")]
 
 
+class PlayLeft(TypedDict):
+    """A way to finish the turn."""
+
+    moves: list[Move]
+    dice: Annotated[list[int], Doc("The die each of `moves` uses, in the same order.")]
+
+
 class TurnJson(TypedDict):
     """The turn being played. Every key is always there: while it is the opponent's
     turn, the keys after `dice_name` are empty (their moves so far are not shown)."""
@@ -128,7 +135,7 @@ class TurnJson(TypedDict):
         list[MoveEffect], Doc("What each of `legal_moves` does, in the same order.")
     ]
     plays_left: Annotated[
-        list[list[Move]],
+        list[PlayLeft],
         Doc(
             "Every way to finish your turn from here: the moves still to send, in order. "
             "Send one whole (POST moves) to end the turn in one request; a draft's next "
