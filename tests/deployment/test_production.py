@@ -29,8 +29,8 @@ from bansugoroku.celery import app
 from bench.api_bench import free_port
 from tests.deployment.procfile import Deployment, deployed
 from tests.deployment.router import tls_router
-from tests.front.browsers import DESKTOP, PHONE, needs_chromium
-from tests.front.test_browser import Watched, my_turn, play_one_move, shoot
+from tests.front.browsers import DESKTOP, PHONE, Watched, needs_chromium
+from tests.front.test_browser import my_turn, play_one_move, shoot
 from tests.notifications.postmark import FakePostmark, Received, fake_postmark
 
 BROKER = app.conf.broker_url

@@ -41,3 +41,39 @@ def launched() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+class Watched:
+    """A browser context whose pages fail the test on a console error or a failed
+    request (a 4xx or 5xx answer counts)."""
+
+    def __init__(self, chromium: Any, viewport: dict[str, int], **options: Any) -> None:
+        self.context = chromium.new_context(viewport=viewport, **options)
+        self.problems: list[str] = []
+        self.page = self.context.new_page()
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        self.page.on("requestfailed", self._failed)
+        self.page.on("response", self._response)
+        # What the network answered (the page sees a revalidated 304 as its cached 200).
+        self.network_statuses: list[int] = []
+        devtools = self.context.new_cdp_session(self.page)
+        devtools.on(
+            "Network.responseReceivedExtraInfo",
+            lambda event: self.network_statuses.append(event["statusCode"]),
+        )
+        devtools.send("Network.enable")
+
+    def _console(self, message: Any) -> None:
+        if message.type == "error":
+            self.problems.append(f"console: {message.text}")
+
+    def _failed(self, request: Any) -> None:
+        # A request the browser itself cancelled, because the page navigated away before
+        # it finished (a form sent while a script still loads), is no failure.
+        if request.failure != "net::ERR_ABORTED":
+            self.problems.append(f"{request.failure}: {request.url}")
+
+    def _response(self, response: Any) -> None:
+        if response.status >= 400:
+            self.problems.append(f"{response.status}: {response.url}")

@@ -15,16 +15,12 @@ from django.core import mail
 from notifications.models import EmailAddress, PushSubscription
 from tests.api.test_push import p256dh
 from tests.client import Api
-from tests.front import test_browser
-from tests.front.browsers import DESKTOP, PHONE, needs_chromium
-from tests.front.test_browser import Watched, assert_fits, shoot
+from tests.front.browsers import DESKTOP, PHONE, Watched, needs_chromium
+from tests.front.test_browser import assert_fits, shoot
 from tests.front.test_service_worker import PUSH_SERVICE_STAND_IN
 from tests.notifications.helpers import send_confirmations
 
 pytestmark = needs_chromium
-
-# The play pages' settings: plain-HTTP cookies and a quick poll.
-plain_http = test_browser.settings_for_play
 
 
 def watched_as(chromium: Any, server: str, token: str | None, size: dict[str, int]) -> Watched:
@@ -34,7 +30,9 @@ def watched_as(chromium: Any, server: str, token: str | None, size: dict[str, in
     return watched
 
 
-def test_set_confirm_and_choose_notices_in_the_browser(chromium, server, plain_http, settings):
+def test_set_confirm_and_choose_notices_in_the_browser(
+    chromium, server, settings_for_play, settings
+):
     settings.SITE_URL = server  # the worker mails the link, outside any request
     aiko = watched_as(chromium, server, Api().new_player("Aiko").token, PHONE)
     page = aiko.page
@@ -129,11 +127,11 @@ def test_set_confirm_and_choose_notices_in_the_browser(chromium, server, plain_h
 
 
 @pytest.mark.parametrize("where", ["server", "browser"])
-def test_no_push_is_said_in_a_plain_sentence(chromium, server, plain_http, where):
+def test_no_push_is_said_in_a_plain_sentence(chromium, server, settings_for_play, where):
     """Push off at the server (no VAPID key), or a browser without the Push API."""
     aiko = watched_as(chromium, server, Api().new_player("Aiko").token, PHONE)
     if where == "server":
-        plain_http.VAPID_PUBLIC_KEY = None
+        settings_for_play.VAPID_PUBLIC_KEY = None
     else:
         aiko.context.add_init_script("delete window.PushManager")
     aiko.page.goto(server + "/settings")
