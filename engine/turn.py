@@ -166,6 +166,16 @@ class TurnInProgress:
         """Single moves that continue some allowed play, in a stable order."""
         return list(self._legal)
 
+    def plays_left(self) -> list[OrderedPlay]:
+        """Every way to finish the turn from here: the moves still to send, in order, each
+        once, with the die each uses. A client can then draft a whole play and send it in
+        one go, its next legal moves being those that continue a play it has begun."""
+        n = len(self.played)
+        plays: dict[tuple[Move, ...], OrderedPlay] = {}
+        for s in self._matching:
+            plays.setdefault(s.moves[n:], OrderedPlay(s.moves[n:], s.dice[n:]))
+        return list(plays.values())
+
     def play(self, move: Move) -> TurnInProgress:
         """The turn with one more move, or IllegalMoveError saying why not."""
         move = (move[0], move[1])

@@ -23,11 +23,17 @@ TABLE_TEXTS: dict[str, Promise] = {
     "choose_stone": _("Choose a stone to move."),
     "choose_point": _("Choose where the stone on %(point)s goes."),
     "you_moved": _("You moved from %(from)s to %(to)s."),
+    "draft_done": _("Play to end your turn, or Undo to change it."),
     "opening": _("Opening roll: you %(you)s, %(name)s %(them)s."),
-    "they_played": _("%(name)s played %(notation)s."),
-    "they_hit": _("%(name)s hit your stone: it waits on the bar."),
-    "you_passed": _("You could not move with %(dice)s: your turn passed."),
-    "they_passed": _("%(name)s could not move with %(dice)s: the turn passed."),
+    "since_heading": _("Since your last play:"),
+    "they_played": _("Turn %(turn)s: %(name)s played %(notation)s with %(dice)s."),
+    "they_hit": _(
+        "Turn %(turn)s: %(name)s played %(notation)s with %(dice)s and hit your stone: "
+        "it waits on the bar."
+    ),
+    "you_passed": _("Turn %(turn)s: you could not move with %(dice)s: your turn passed."),
+    "they_passed": _("Turn %(turn)s: %(name)s could not move with %(dice)s: the turn passed."),
+    "your_roll": _("Turn %(turn)s is yours: you rolled %(dice)s."),
     "dice": _("Dice: %(a)s and %(b)s, %(kanji)s %(reading)s"),
     "score": _("Score: you %(you)s, %(name)s %(them)s"),
     "you_won": _("You won the game by %(how)s: %(points)s to your score."),

@@ -118,14 +118,17 @@ def _pass(turn: FinishedTurn) -> payloads.Passed:
 
 def note_turns(game: Game, turns: Iterable[FinishedTurn]) -> None:
     """Keep `game.recent` up to date with the turns a step finished: a play becomes its
-    seat's last play and clears the passes since it; a pass counts for both seats."""
+    seat's last play and starts its seat's list of turns since over; every turn, a play
+    or a pass, goes on the other lists (a pass on both, its own seat's included)."""
     plays = list(game.recent.get("plays", [None, None]))
-    passes = [list(p) for p in game.recent.get("passes", [[], []])]
+    since = [list(s) for s in game.recent.get("since", [[], []])]
     for turn in turns:
-        if turn.is_pass:
-            for seat in passes:
-                seat.append(_pass(turn))
-        else:
+        told: payloads.Played | payloads.Passed
+        told = _pass(turn) if turn.is_pass else _played(turn)
+        for seat, listed in enumerate(since):
+            if turn.is_pass or seat != turn.side:
+                listed.append(told)
+        if not turn.is_pass:
             plays[turn.side] = _played(turn)
-            passes[turn.side] = []
-    game.recent = {"plays": plays, "passes": passes}
+            since[turn.side] = []
+    game.recent = {"plays": plays, "since": since}

@@ -225,10 +225,11 @@ class Game(models.Model):
     """Moves sent this turn, from the mover's side; cleared by undo and at turn end."""
     recent = models.JSONField(default=dict)
     """What each seat's latest turns were, for the state to say what just happened:
-    `{"plays": [Black's last play, White's], "passes": [the passes since Black's last
-    play, since White's]}`, each play as an event's `played` (moves from the mover's
-    side), each pass as in its `passes`; `{}` before the first turn. A cache of the
-    history, kept by each change (`events.note_turns`), so the state reads no more rows."""
+    `{"plays": [Black's last play, White's], "since": [every turn since Black's last
+    play, since White's]}`, oldest first, each play as an event's `played` (moves from
+    the mover's side), each pass as in its `passes` (no `moves`); `{}` before the first
+    turn. A cache of the history, kept by each change (`events.note_turns`), so the
+    state reads no more rows."""
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     points = models.PositiveSmallIntegerField(default=0)
     win_kind = models.CharField(

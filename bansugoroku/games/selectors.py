@@ -6,6 +6,8 @@ client needs no rules of its own: the legal single moves are listed with the sta
 
 from __future__ import annotations
 
+from typing import Any
+
 from bansugoroku.games import allowed, queries, shapes
 from bansugoroku.games.models import Event, Game, Player, Seat, Table
 from bansugoroku.games.store import clean_code, game_value, load_table, note_seen, seat_of
@@ -147,6 +149,7 @@ def _game(table: Table, game: Game, me: Side, value: GameValue | None) -> shapes
             "remaining_dice": [],
             "legal_moves": [],
             "legal_move_effects": [],
+            "plays_left": [],
             "can_undo": False,
         }
         if mine:
@@ -159,6 +162,10 @@ def _game(table: Table, game: Game, me: Side, value: GameValue | None) -> shapes
             legal = turn.legal_moves()
             turn_info["legal_moves"] = [list(m) for m in legal]
             turn_info["legal_move_effects"] = [_effect(turn.play(m)) for m in legal]
+            turn_info["plays_left"] = [
+                {"moves": [list(m) for m in play.moves], "dice": list(play.dice)}
+                for play in turn.plays_left()
+            ]
             turn_info["can_undo"] = bool(turn.played)
     result: shapes.ResultJson | None = None
     if game.is_over:
@@ -184,13 +191,36 @@ def _game(table: Table, game: Game, me: Side, value: GameValue | None) -> shapes
 
 
 def _recent(game: Game, me: Side) -> shapes.Recent:
-    """The opponent's last play and the passes since the caller's, from the game row."""
+    """The opponent's last play and every turn since the caller's, from the game row."""
     plays = game.recent.get("plays", [None, None])
     last = plays[me.other]
     if last is not None:
-        moves = me.sees_moves(me.other, last["moves"])
-        last = last | {"moves": [list(m) for m in moves]}
-    return {"last_play": last, "passes_since": game.recent.get("passes", [[], []])[me]}
+        last = last | {"moves": _seen_moves(me, last)}
+    since = game.recent.get("since", [[], []])[me]
+    return {
+        "last_play": last,
+        "passes_since": [told for told in since if "moves" not in told],
+        "since_your_play": [_turn_since(told, me) for told in since],
+    }
+
+
+def _turn_since(told: dict[str, Any], me: Side) -> shapes.TurnSince:
+    """A turn of `Game.recent` as the state tells it: a pass has no moves there."""
+    return {
+        "turn": told["turn"],
+        "seat": told["seat"],
+        "yours": told["seat"] == me,
+        "dice": told["dice"],
+        "passed": "moves" not in told,
+        "moves": _seen_moves(me, told) if "moves" in told else [],
+        "notation": told.get("notation", ""),
+        "hit": told.get("hit", False),
+    }
+
+
+def _seen_moves(me: Side, play: dict[str, Any]) -> list[list[int]]:
+    """A play's moves, stored from its mover's side, numbered from `me`'s."""
+    return [list(m) for m in me.sees_moves(Side(play["seat"]), play["moves"])]
 
 
 def _effect(after: TurnInProgress) -> shapes.MoveEffect:

@@ -109,6 +109,13 @@ class MoveEffect(TypedDict):
     wins: Annotated[int, Doc("Points it wins, ending the game (0: the game goes on).")]
 
 
+class PlayLeft(TypedDict):
+    """A way to finish the turn."""
+
+    moves: list[Move]
+    dice: Annotated[list[int], Doc("The die each of `moves` uses, in the same order.")]
+
+
 class TurnJson(TypedDict):
     """The turn being played. Every key is always there: while it is the opponent's
     turn, the keys after `dice_name` are empty (their moves so far are not shown)."""
@@ -126,6 +133,15 @@ class TurnJson(TypedDict):
     ]
     legal_move_effects: Annotated[
         list[MoveEffect], Doc("What each of `legal_moves` does, in the same order.")
+    ]
+    plays_left: Annotated[
+        list[PlayLeft],
+        Doc(
+            "Every way to finish your turn from here: the moves still to send, in order. "
+            "Send one whole (POST moves) to end the turn in one request; a draft's next "
+            "legal moves are those that continue a play it has begun. [] on the "
+            "opponent's turn."
+        ),
     ]
     can_undo: bool
 
@@ -174,6 +190,22 @@ class Pass(TypedDict):
     dice: Dice
 
 
+class TurnSince(TypedDict):
+    """A finished turn, either seat's: a play or a pass."""
+
+    turn: int
+    seat: int
+    yours: bool
+    dice: Dice
+    passed: Annotated[bool, Doc("No move was possible with the dice: the turn passed.")]
+    moves: Annotated[
+        list[Move],
+        Doc("Numbered from your side, as `last_play`'s (the opponent's run upward); [] on a pass."),
+    ]
+    notation: Annotated[str, Doc('"13/10 10/9*", in the mover\'s own numbering; "" on a pass.')]
+    hit: bool
+
+
 class Recent(TypedDict):
     last_play: Annotated[
         Play | None, Doc("The opponent's latest play in this game; null before they played.")
@@ -181,6 +213,14 @@ class Recent(TypedDict):
     passes_since: Annotated[
         list[Pass],
         Doc("Every pass, either seat's, since your latest play (the game's start if none)."),
+    ]
+    since_your_play: Annotated[
+        list[TurnSince],
+        Doc(
+            "Every turn since your latest play in this game (its start if none), oldest "
+            "first: the opponent's plays and both seats' passes, what happened while you "
+            "were away."
+        ),
     ]
 
 

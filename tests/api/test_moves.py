@@ -88,6 +88,26 @@ def test_a_whole_play_in_one_request_ends_the_turn(host, guest, table):
     assert row.moves == [list(m) for m in play]
 
 
+def test_the_plays_left_continue_the_moves_sent_and_each_ends_the_turn_whole(host, guest, table):
+    """A client drafts a whole play from `plays_left` and sends it at once: its first
+    moves are the legal moves, after a move sent the plays continue it, and the last
+    play listed, sent whole, ends the turn (what the table page's Play button does)."""
+    player, state = mover(table, host, guest)
+    turn = state["game"]["turn"]
+    plays = turn["plays_left"]
+    assert sorted({tuple(p["moves"][0]) for p in plays}) == sorted(map(tuple, turn["legal_moves"]))
+    assert all(len(p["dice"]) == len(p["moves"]) == 2 for p in plays), "the start uses both"
+    assert len({tuple(map(tuple, p["moves"])) for p in plays}) == len(plays), "each once"
+    first = plays[-1]["moves"][0]
+    half = post_moves(player, table, state, [first]).body
+    left = half["game"]["turn"]["plays_left"]
+    wanted = [p["moves"][1:] for p in plays if p["moves"][0] == first]
+    assert [p["moves"] for p in left] == wanted
+    done = post_moves(player, table, half, left[-1]["moves"])
+    assert done.status == 200 and done.body["game"]["turn"]["number"] > turn["number"]
+    assert done.body["game"]["turn"]["plays_left"] == [], "the opponent's turn now"
+
+
 def test_undo_returns_to_the_start_of_the_turn_with_the_same_dice(host, guest, table):
     code = table
     player, state = mover(code, host, guest)

@@ -19,25 +19,37 @@ from tests.client import Api, mover, open_table
 
 
 def told_by_history(player: Api, code: str, seat: int) -> dict[str, Any]:
-    """What `last_play` and `passes_since` must be, worked out from the game's history."""
+    """What `last_play`, `passes_since` and `since_your_play` must be, worked out from
+    the game's history."""
     turns = player.get(f"tables/{code}/games/1").body["turns"]
     theirs = [t for t in turns if t["seat"] != seat and t["moves"]]
     mine = [t["number"] for t in turns if t["seat"] == seat and t["moves"]]
     keys = ("turn", "seat", "dice", "moves", "notation", "hit")
     last = {k: theirs[-1]["number" if k == "turn" else k] for k in keys} if theirs else None
-    since = max(mine, default=0)
+    since = [t for t in turns if t["number"] > max(mine, default=0)]
     passes = [
-        {"turn": t["number"], "seat": t["seat"], "dice": t["dice"]}
-        for t in turns
-        if not t["moves"] and t["number"] > since
+        {"turn": t["number"], "seat": t["seat"], "dice": t["dice"]} for t in since if not t["moves"]
     ]
-    return {"last_play": last, "passes_since": passes}
+    told = [
+        {
+            "turn": t["number"],
+            "seat": t["seat"],
+            "yours": t["seat"] == seat,
+            "dice": t["dice"],
+            "passed": not t["moves"],
+            "moves": t["moves"],
+            "notation": t["notation"] if t["moves"] else "",
+            "hit": t["hit"],
+        }
+        for t in since
+    ]
+    return {"last_play": last, "passes_since": passes, "since_your_play": told}
 
 
 def test_a_new_game_has_nothing_to_tell(host, guest, table):
     for player in (host, guest):
         game = player.state(table)["game"]
-        assert (game["last_play"], game["passes_since"]) == (None, [])
+        assert (game["last_play"], game["passes_since"], game["since_your_play"]) == (None, [], [])
 
 
 def test_the_opponents_play_is_told_from_your_side(host, guest, table):
@@ -87,16 +99,52 @@ def turn_of(number: int, side: Side, moves: tuple = ()) -> FinishedTurn:
     return FinishedTurn(number, side, (6, 5), moves, notation, False, 0, Position.start())
 
 
-def test_a_play_clears_its_seats_passes_and_a_pass_counts_for_both():
+def test_a_play_starts_its_seats_list_over_and_a_pass_counts_for_both():
     game = Game()
     events.note_turns(game, [turn_of(1, Side.BLACK, ((13, 7), (13, 8)))])
     events.note_turns(game, [turn_of(2, Side.WHITE), turn_of(3, Side.BLACK, ((8, 2),))])
     events.note_turns(game, [turn_of(4, Side.WHITE), turn_of(5, Side.BLACK)])
-    plays, passes = game.recent["plays"], game.recent["passes"]
+    plays, since = game.recent["plays"], game.recent["since"]
     assert plays[0]["turn"] == 3 and plays[0]["moves"] == [[8, 2]] and plays[1] is None
-    assert [p["turn"] for p in passes[0]] == [4, 5], "since Black's play of turn 3"
-    assert [p["turn"] for p in passes[1]] == [2, 4, 5], "White never played"
-    assert passes[1][0] == {"turn": 2, "seat": 1, "dice": [6, 5]}
+    assert [t["turn"] for t in since[0]] == [4, 5], "since Black's play of turn 3"
+    assert [t["turn"] for t in since[1]] == [1, 2, 3, 4, 5], "White never played"
+    assert since[1][1] == {"turn": 2, "seat": 1, "dice": [6, 5]}
+    assert since[1][2]["moves"] == [[8, 2]]
+
+
+def test_the_away_summary_tells_the_hit_the_passes_and_the_plays_between(host, guest):
+    """Black plays, then White hits and Black passes, then White plays again: Black's
+    state lists White's two plays, the hit and the pass between, from Black's side."""
+    code = open_table(host, guest)
+    game = Game.objects.get(table__code=code)
+    hit = FinishedTurn(
+        2, Side.WHITE, (3, 2), ((6, 3), (5, 3)), "6/3* 5/3", True, 0, Position.start()
+    )
+    again = turn_of(4, Side.WHITE, ((13, 7),))
+    events.note_turns(
+        game, [turn_of(1, Side.BLACK, ((13, 7),)), hit, turn_of(3, Side.BLACK), again]
+    )
+    game.save(update_fields=["recent"])
+    for player in (host, guest):
+        state = player.state(code)
+        if state["you"]["seat"] == 0:
+            told = state["game"]["since_your_play"]
+    assert [(t["turn"], t["yours"], t["passed"], t["hit"]) for t in told] == [
+        (2, False, False, True),
+        (3, True, True, False),
+        (4, False, False, False),
+    ]
+    assert told[0]["moves"] == [[19, 22], [20, 22]] and told[0]["notation"] == "6/3* 5/3"
+    assert told[1] == {
+        "turn": 3,
+        "seat": 0,
+        "yours": True,
+        "dice": [6, 5],
+        "passed": True,
+        "moves": [],
+        "notation": "",
+        "hit": False,
+    }
 
 
 def test_the_migration_fills_recent_from_the_history(played, finished):
@@ -104,6 +152,6 @@ def test_the_migration_fills_recent_from_the_history(played, finished):
     kept = game.recent
     assert kept["plays"][0] and kept["plays"][1]
     Game.objects.filter(pk=game.pk).update(recent={})
-    migration = importlib.import_module("bansugoroku.games.migrations.0002_game_recent")
-    migration.fill_recent(apps, None)
+    migration = importlib.import_module("bansugoroku.games.migrations.0011_game_recent_since")
+    migration.fill_since(apps, None)
     assert Game.objects.get(pk=game.pk).recent == kept

@@ -82,14 +82,22 @@ class Watched:
 
 def play_one_move(page: Any) -> None:
     """Tap the movable stone farthest from home, then its farthest legal point, not
-    hitting when it can help it (hits make the game long)."""
+    hitting when it can help it (hits make the game long); and Play once that makes the
+    turn's draft a whole play."""
     page.locator(f'[data-point="{max(points(page, "data-movable"))}"]').click()
     legal = page.locator("[data-legal]").evaluate_all(
         "els => els.map(e => [Number(e.dataset.point), e.getAttribute('aria-label')])"
     )
     assert legal, "a movable stone lights up where it can go"
     quiet = [point for point, label in legal if "of theirs" not in label]
-    act(page, page.locator(f'[data-point="{min(quiet or [p for p, _ in legal])}"]'))
+    page.locator(f'[data-point="{min(quiet or [p for p, _ in legal])}"]').click()
+    play_if_drafted(page)
+
+
+def play_if_drafted(page: Any) -> None:
+    """Press Play when the draft is a whole play: only then is the turn sent."""
+    if page.locator('[data-test="play"]').is_visible():
+        act(page, page.locator('[data-test="play"]'))
 
 
 def my_turn(page: Any) -> bool:

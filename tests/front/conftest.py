@@ -1,4 +1,5 @@
-"""The browser tests' site, one per test module (their browser: tests/conftest.py)."""
+"""The browser tests' site, one per test module (their browser: tests/conftest.py), the
+settings they play with and the pair of watched browsers at each size."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from tests.front.browsers import DESKTOP, PHONE, Watched
 
 
 @pytest.fixture(scope="module")
@@ -26,3 +29,17 @@ def settings_for_play(settings: Any, transactional_db: None) -> Any:
     settings.PLAY_POLL_MS = 150  # the other browser sees a move within 0.15 s
     settings.DEBUG = True  # plain-HTTP cookies, as `make run` has them
     return settings
+
+
+@pytest.fixture(params=[PHONE, DESKTOP], ids=["phone", "desktop"])
+def viewport(request: Any) -> dict[str, int]:
+    return dict(request.param)
+
+
+@pytest.fixture
+def players(chromium: Any, viewport: dict[str, int]) -> Iterator[tuple[Watched, Watched]]:
+    """Two browsers, closed before the database is emptied (their pages poll)."""
+    pair = Watched(chromium, viewport), Watched(chromium, viewport)
+    yield pair
+    for watched in pair:
+        watched.context.close()

@@ -1,10 +1,17 @@
 // The table page: draws the stones of the table's state on the board the page holds
-// (numbered from this player's side, with the legal moves listed and what the seat may do
-// now, so no rules live here), sends moves through the REST API with the player's cookie,
-// and polls the state with its ETag so the opponent's moves appear. The board's layout
-// comes from the server (bansugoroku/front/board.py, in #config: where each place's stones
-// stack and the area a tap on it hits), as every sentence comes translated from the page
-// (#texts).
+// (numbered from this player's side, with every way to finish the turn listed and what
+// the seat may do now, so no rules live here), sends moves through the REST API with the
+// player's cookie, and polls the state with its ETag so the opponent's moves appear. The
+// board's layout comes from the server (bansugoroku/front/board.py, in #config: where
+// each place's stones stack and the area a tap on it hits), as every sentence comes
+// translated from the page (#texts).
+//
+// A turn is a draft: the moves chosen stay on this page, where Undo takes them back,
+// until Play sends the whole play in one request; nothing is final before it. The
+// "play at once" preference sends each move as it is chosen instead, the last ending
+// the turn. It is kept in this browser (localStorage): it is about the device (a
+// phone's mistaken tap, a desktop's mouse), needs no account, and other clients of the
+// API have their own.
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -17,6 +24,27 @@ const config = read("config");
 let state = read("state");
 let selected = null;
 let busy = false;
+let draft = [];
+
+const AT_ONCE = "play-at-once";
+let atOnce = stored(AT_ONCE) === "1";
+
+// A storage a browser may refuse (private modes, blocked site data) keeps nothing.
+function stored(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch (error) {
+    return null;
+  }
+}
+
+function store(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch (error) {
+    // the preference lasts as long as the page
+  }
+}
 
 const $ = (selector) => document.querySelector(selector);
 const board = document.getElementById("board");
@@ -45,13 +73,53 @@ function myTurn() {
   return Boolean(game && game.turn && game.turn.yours);
 }
 
-function legalMoves() {
-  return myTurn() ? state.game.turn.legal_moves : [];
+const sameMove = (a, b) => a[0] === b[0] && a[1] === b[1];
+
+// The ways to finish the turn (the state's `plays_left`) that go on from the draft.
+function begun() {
+  if (!myTurn()) return [];
+  return state.game.turn.plays_left.filter((play) =>
+    draft.every((move, i) => i < play.moves.length && sameMove(play.moves[i], move))
+  );
 }
 
-// Before the first game the board shows the start, as the page hands it over.
+function legalMoves() {
+  const next = new Map();
+  for (const play of begun()) {
+    const move = play.moves[draft.length];
+    if (move) next.set(String(move), move);
+  }
+  return [...next.values()];
+}
+
+// The draft is a whole play: Play can send it.
+function draftDone() {
+  return draft.length > 0 && begun().some((play) => play.moves.length === draft.length);
+}
+
+// Before the first game the board shows the start, as the page hands it over; during a
+// draft, the state's position with the drafted moves made (a stone landing on a single
+// one of theirs sends it to their bar: a legal move never lands on more).
 function position() {
-  return state.game ? state.game.position : config.start;
+  if (!state.game) return config.start;
+  const shown = state.game.position;
+  const points = [...shown.points];
+  const bar = [...shown.bar];
+  const off = [...shown.off];
+  for (const [from, to] of draft) {
+    if (from === BAR) bar[0] -= 1;
+    else points[from - 1] -= 1;
+    if (to === OFF) {
+      off[0] += 1;
+      continue;
+    }
+    if (points[to - 1] < 0) {
+      points[to - 1] = 0;
+      bar[1] += 1;
+    }
+    points[to - 1] += 1;
+  }
+  return { ...shown, points, bar, off };
 }
 
 function pointName(point) {
@@ -100,21 +168,67 @@ function drawPoint(point, mine, theirs, marks) {
     fmt(texts.point, { name: pointName(point), stones: stonesText(mine, theirs) })
   );
   group.addEventListener("click", () => choose(point));
-  group.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      choose(point);
-    }
-  });
+  group.addEventListener("keydown", (event) => onKey(event, point));
   placesLayer.appendChild(group);
 }
 
-// The points the opponent's last play touched, while it is this player's turn to answer
-// (their moves run upward in this numbering: 0 is their bar and 25 their stones off).
+// The points the opponent's latest play since this player's last one touched, the
+// earlier ones being told in words (their moves run upward in this numbering: 0 is their
+// bar and 25 their stones off).
 function lastPlayed() {
-  const play = state.game && state.game.last_play;
-  if (!play || !myTurn()) return new Set();
-  return new Set(play.moves.flat().filter((point) => point >= 1 && point <= 24));
+  const since = state.game ? state.game.since_your_play : [];
+  const plays = since.filter((turn) => !turn.yours && !turn.passed);
+  if (!plays.length) return new Set();
+  const moves = plays[plays.length - 1].moves;
+  return new Set(moves.flat().filter((point) => point >= 1 && point <= 24));
+}
+
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+function centre(point) {
+  const [x, y, width, height] = config.places[point].area;
+  return [x + width / 2, y + height / 2];
+}
+
+// Where an arrow key goes from `point`: the nearest place that way among those worth
+// going to (the stones that can move, or once one is chosen, it and where it can go;
+// every place while there is nothing to move), straight ahead counting more than aside.
+function placeToward(point, key) {
+  const [dx, dy] = ARROWS[key];
+  const [x0, y0] = centre(point);
+  const worth = selected === null ? "[data-movable]" : "[data-selected], [data-legal]";
+  const useful = [...placesLayer.querySelectorAll(worth)];
+  const places = useful.length ? useful : [...placesLayer.querySelectorAll(".pt")];
+  let best = null;
+  let bestScore = Infinity;
+  for (const place of places) {
+    const [x, y] = centre(Number(place.dataset.point));
+    const ahead = (x - x0) * dx + (y - y0) * dy;
+    const aside = Math.abs((x - x0) * dy) + Math.abs((y - y0) * dx);
+    const score = ahead + 2 * aside;
+    if (ahead > 0 && score < bestScore) [best, bestScore] = [place, score];
+  }
+  return best;
+}
+
+function onKey(event, point) {
+  if (event.key in ARROWS) {
+    event.preventDefault();
+    const next = placeToward(point, event.key);
+    if (next) next.focus();
+  } else if (event.key === "Enter" && draftDone()) {
+    event.preventDefault();
+    playDraft();
+  } else if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    choose(point);
+  }
+}
+
+// When this player's turn begins, the keys go to the board: to a stone that can move.
+function focusBoard() {
+  const stone = placesLayer.querySelector("[data-movable]");
+  if (stone) stone.focus({ preventScroll: true });
 }
 
 function drawTheirs(place, count, label) {
@@ -185,7 +299,11 @@ function drawDice() {
     dice.removeAttribute("aria-label");
     return;
   }
-  const left = turn.yours ? [...turn.remaining_dice] : [...turn.dice];
+  let left = turn.yours ? [...turn.remaining_dice] : [...turn.dice];
+  if (turn.yours && draft.length) {
+    for (const used of begun()[0].dice.slice(0, draft.length)) left.splice(left.indexOf(used), 1);
+    if (draftDone()) left = [];
+  }
   for (const value of turn.dice) {
     const at = left.indexOf(value);
     if (at >= 0) left.splice(at, 1);
@@ -231,6 +349,7 @@ function statusText() {
     return resultText(game.result) + " " + texts.play_again_hint;
   }
   if (!myTurn()) return fmt(texts.their_turn, { name: opponent() });
+  if (draftDone()) return texts.your_turn + " " + texts.draft_done;
   if (selected !== null) {
     return texts.your_turn + " " + fmt(texts.choose_point, { point: pointName(selected) });
   }
@@ -243,38 +362,70 @@ function playText(notation) {
   return notation.replace(/\b(bar|off)\b/g, (word) => texts["notation_" + word]);
 }
 
-function newsText() {
+// What to tell about the game: its opening roll on the first turn, then every turn
+// since this player's last play (the opponent's plays, with the dice and hits, and
+// both seats' passes), and whose turn it is now when it is theirs.
+function news() {
   const game = state.game;
-  if (!game) return "";
+  const told = { opening: "", since: [], now: "" };
+  if (!game) return told;
   const name = opponent();
-  const lines = [];
   const opening = game.opening_rolls[game.opening_rolls.length - 1];
   if (opening && game.turn && game.turn.number === 1) {
     const [you, them] = state.you.seat === 0 ? opening : [opening[1], opening[0]];
-    lines.push(fmt(texts.opening, { you, them, name }));
+    told.opening = fmt(texts.opening, { you, them, name });
   }
-  const play = game.last_play;
-  if (play) {
-    lines.push(fmt(texts.they_played, { name, notation: playText(play.notation) }));
-    if (play.hit) lines.push(fmt(texts.they_hit, { name }));
+  for (const turn of game.since_your_play) {
+    const values = { name, turn: turn.turn, dice: turn.dice.join("-"), notation: playText(turn.notation) };
+    const passed = turn.yours ? texts.you_passed : texts.they_passed;
+    const played = turn.hit ? texts.they_hit : texts.they_played;
+    told.since.push(fmt(turn.passed ? passed : played, values));
   }
-  for (const pass of game.passes_since) {
-    const dice = pass.dice.join("-");
-    const yours = pass.seat === state.you.seat;
-    lines.push(fmt(yours ? texts.you_passed : texts.they_passed, { name, dice }));
+  if (game.since_your_play.length && myTurn()) {
+    told.now = fmt(texts.your_roll, { turn: game.turn.number, dice: game.turn.dice.join("-") });
   }
-  return lines.join(" ");
+  return told;
+}
+
+function newsText() {
+  const told = news();
+  return [told.opening, ...told.since, told.now].filter(Boolean).join(" ");
+}
+
+function drawNews() {
+  const told = news();
+  const box = $("#news");
+  box.replaceChildren();
+  const line = (text) => {
+    const p = document.createElement("p");
+    p.textContent = text;
+    box.appendChild(p);
+  };
+  if (told.opening) line(told.opening);
+  if (told.since.length) {
+    line(texts.since_heading);
+    const list = document.createElement("ol");
+    list.dataset.test = "since";
+    for (const text of told.since) {
+      const item = document.createElement("li");
+      item.textContent = text;
+      list.appendChild(item);
+    }
+    box.appendChild(list);
+  }
+  if (told.now) line(told.now);
 }
 
 function render() {
   drawBoard();
   drawDice();
   $("#status").textContent = statusText();
-  $("#news").textContent = newsText();
+  drawNews();
   const game = state.game;
   const turn = game && game.turn;
   $('[data-test="start"]').hidden = !state.can_start;
-  $('[data-test="undo"]').hidden = !(myTurn() && turn.can_undo);
+  $('[data-test="play"]').hidden = atOnce || !draftDone();
+  $('[data-test="undo"]').hidden = !(myTurn() && (draft.length || turn.can_undo));
   $('[data-test="play-again"]').hidden = !state.can_play_again;
   $('[data-test="resign"]').hidden = !state.can_resign;
   $('[data-test="leave"]').hidden = state.state === "closed";
@@ -307,10 +458,13 @@ function csrfToken() {
 // Show a new state, announcing what the opponent did since the last one.
 function accept(next) {
   const before = state;
+  const wasMine = myTurn();
   state = next;
   selected = null;
+  draft = [];
   showProblem("");
   render();
+  if (myTurn() && !wasMine) focusBoard();
   const game = next.game;
   if (!game) return;
   const oldGame = before.game;
@@ -371,13 +525,34 @@ async function choose(point) {
   const moves = legalMoves();
   if (selected !== null && moves.some((m) => m[0] === selected && m[1] === point)) {
     const from = selected;
-    const done = await send("moves", { moves: [[from, point]] });
-    if (done) {
-      announce(fmt(texts.you_moved, { from: pointName(from), to: pointName(point) }));
+    const moved = fmt(texts.you_moved, { from: pointName(from), to: pointName(point) });
+    if (atOnce) {
+      if (await send("moves", { moves: [[from, point]] })) announce(moved);
+      return;
     }
+    draft.push([from, point]);
+    selected = null;
+    render();
+    announce(draftDone() ? moved + " " + texts.draft_done : moved);
     return;
   }
   selected = selected !== point && moves.some((m) => m[0] === point) ? point : null;
+  render();
+}
+
+// Play: the drafted play, whole, in one request.
+function playDraft() {
+  if (draftDone()) send("moves", { moves: draft });
+}
+
+// Undo takes back the last drafted move, then any moves this turn already sent.
+function undo() {
+  if (!draft.length) {
+    send("undo", {});
+    return;
+  }
+  draft.pop();
+  selected = null;
   render();
 }
 
@@ -411,7 +586,17 @@ function poll() {
 }
 
 $('[data-test="start"]').addEventListener("click", () => send("start", { entropy: entropy() }));
-$('[data-test="undo"]').addEventListener("click", () => send("undo", {}));
+$('[data-test="play"]').addEventListener("click", playDraft);
+$('[data-test="undo"]').addEventListener("click", undo);
+const atOnceBox = $('[data-test="at-once"]');
+atOnceBox.checked = atOnce;
+atOnceBox.addEventListener("change", () => {
+  atOnce = atOnceBox.checked;
+  store(AT_ONCE, atOnce ? "1" : "0");
+  draft = [];
+  selected = null;
+  render();
+});
 $('[data-test="play-again"]').addEventListener("click", () =>
   send("play-again", { entropy: entropy() })
 );
@@ -455,4 +640,5 @@ document.addEventListener("visibilitychange", () => {
 });
 
 render();
+if (myTurn()) focusBoard();
 setTimeout(poll, config.poll_ms);
