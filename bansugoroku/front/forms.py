@@ -3,6 +3,7 @@ on the first of them it sends, and the same checks as the API's apply."""
 
 from __future__ import annotations
 
+import re
 import secrets
 import unicodedata
 from typing import Any
@@ -32,6 +33,10 @@ class NameField(forms.CharField):
         problems = refused_characters(value)
         if problems:
             raise forms.ValidationError(problems)
+
+
+CODE_FIELD_LENGTH = 300
+"""Room for a pasted invitation link, not only the six-character code."""
 
 
 def friendly_name() -> str:
@@ -85,10 +90,27 @@ class NewTableForm(PlayerForm):
     )
 
 
+_TABLE_LINK = re.compile(r"/(?:t|tables)/([^/?#\s]+)")
+"""A table's code in one of the site's links to it: the invitation (`/t/CODE`) or the
+table page (`/tables/CODE`, and its games under it)."""
+
+
+def table_code(typed: str) -> str:
+    """The code in what a player typed or pasted: the code itself, in any case, with the
+    dashes and spaces a code read aloud or copied from a message picks up, or a link to
+    the table. What is not a code stays as it is, to be refused as one."""
+    link = _TABLE_LINK.search(typed)
+    code = link.group(1) if link else typed
+    return re.sub(r"[\s\u2010-\u2015\u2212-]", "", code).upper()
+
+
 class JoinForm(PlayerForm):
     """Joining a table; the page's script fills `entropy` with the browser's randomness
     for the next game's dice (none without script: the server's seed alone then)."""
 
     id_prefix = "join"
-    code = forms.CharField(max_length=12, label=_("Table code"))
+    code = forms.CharField(max_length=CODE_FIELD_LENGTH, label=_("Table code"))
     entropy = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
+
+    def clean_code(self) -> str:
+        return table_code(self.cleaned_data["code"])

@@ -109,7 +109,7 @@ def join(request: HttpRequest) -> HttpResponse:
     if current is None and (wait := new_player_wait(request)) is not None:
         return _limited(request, wait)
     player, token = _player(current, form)
-    code = form.cleaned_data["code"].strip()
+    code = form.cleaned_data["code"]
     try:
         change = services.table_join(player=player, code=code, entropy=form.cleaned_data["entropy"])
         response = redirect("table-page", code=change.table.code)

@@ -93,6 +93,38 @@ def test_joining_seats_the_browser_and_opens_the_table(client):
     assert client.get(answer["Location"]).status_code == 200
 
 
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "{code}",
+        "{lower}",
+        " {code} ",
+        "{a}-{b}",
+        "{a} {b}",
+        "{a}\u2013{b}",
+        "{la} - {lb}",
+        "http://127.0.0.1:8000/t/{code}",
+        "https://bansugoroku.example/t/{lower}?utm_source=chat",
+        "Join me: https://bansugoroku.example/t/{code} !",
+        "http://testserver/tables/{code}",
+        "http://testserver/tables/{code}/games/2#turn-3",
+        "/t/{lower}",
+    ],
+)
+def test_the_code_field_takes_the_code_as_typed_or_a_link(client, typed):
+    table, _ = a_table()
+    code = table.code
+    a, b = code[:3], code[3:]
+    typed = typed.format(code=code, lower=code.lower(), a=a, b=b, la=a.lower(), lb=b.lower())
+    answer = client.post("/join", {"name": "Ben", "code": typed})
+    assert answer.status_code == 302 and answer["Location"] == f"/tables/{code}", typed
+
+
+def test_a_code_that_is_none_is_refused_by_what_it_became(client):
+    missing = client.post("/join", {"name": "Ben", "code": "http://testserver/t/zz-zzzz"})
+    assert missing.status_code == 404 and "No table has the code ZZZZZZ" in missing.content.decode()
+
+
 def test_a_join_that_fails_says_why_and_keeps_the_new_player(client):
     table, _ = a_table()
     services.table_join(player=services.player_create(name="Ben")[0], code=table.code)
@@ -103,7 +135,7 @@ def test_a_join_that_fails_says_why_and_keeps_the_new_player(client):
     assert missing.status_code == 404 and "No table has the code ZZZZZZ" in missing.content.decode()
     hostile = client.post("/join", {"code": "<script>"})
     assert hostile.status_code == 404 and "<script>" not in hostile.content.decode()
-    assert client.post("/join", {"code": "x" * 13}).status_code == 400
+    assert client.post("/join", {"code": "x" * 301}).status_code == 400
     assert Player.objects.filter(name="Cleo").count() == 1
 
 
