@@ -15,7 +15,7 @@ The wins keep their Japanese names in every language, as the rules pages of each
 language write them (iri-gachi, mushi-gachi, ...); Japanese writes them in kanji.
 
 A CPU level's name is one entry in `_CPU_LEVELS`: the seat's name, the table page's
-text and the new-table form's choice are all made from it.
+text and the new-table form's choices are all made from it.
 """
 
 from __future__ import annotations
@@ -71,6 +71,11 @@ def cpu_name(level: str) -> str:
 
 def _cpu_choice(level: str) -> str:
     return gettext("The CPU, %(level)s") % {"level": _CPU_LEVELS[level]}
+
+
+def cpu_level_name(level: str) -> Promise:
+    """A CPU level's own name ("Normal"), as the new-table form offers the levels."""
+    return _CPU_LEVELS[level]
 
 
 cpu_choice = lazy(_cpu_choice, str)

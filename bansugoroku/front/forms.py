@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from bansugoroku.display_names import MAX_LENGTH, refused_characters
 from bansugoroku.games.models import CpuLevel
-from bansugoroku.vocabulary import cpu_choice
+from bansugoroku.vocabulary import cpu_choice, cpu_level_name
 from engine.rules import Finish, Muji, Start
 
 
@@ -60,7 +60,14 @@ class PlayerForm(forms.Form):
             del self.fields["name"]
 
 
-OPPONENTS = [("friend", _("A friend")), *((level, cpu_choice(level)) for level in CpuLevel)]
+OPPONENTS = [
+    ("friend", _("A friend")),
+    ("cpu", _("The CPU")),
+    *((level, cpu_choice(level)) for level in CpuLevel),
+]
+"""What the home page's two buttons send ("friend", or "cpu" at the form's `level`); a
+level itself names the CPU at that level, as the form took it before."""
+LEVELS = [(level, cpu_level_name(level)) for level in CpuLevel]
 
 FINISH = [
     (Finish.IRI.value, _("Iri-gachi: win when all 15 stones stand in your home")),
@@ -81,13 +88,35 @@ START = [
 
 
 class NewTableForm(PlayerForm):
+    """A new table: against a friend or the CPU (the button pressed), the house rules
+    folded under their defaults."""
+
     id_prefix = "new"
-    opponent = forms.ChoiceField(choices=OPPONENTS, initial="friend", widget=forms.RadioSelect)
+    opponent = forms.ChoiceField(choices=OPPONENTS, required=False)
+    level = forms.ChoiceField(
+        choices=LEVELS, initial=CpuLevel.NORMAL.value, required=False, label=_("Level")
+    )
     finish = forms.ChoiceField(choices=FINISH, initial=Finish.IRI.value, widget=forms.RadioSelect)
     muji = forms.ChoiceField(choices=MUJI, initial=Muji.BIGGER.value, widget=forms.RadioSelect)
     start = forms.ChoiceField(
         choices=START, initial=Start.ALTERNATE.value, widget=forms.RadioSelect
     )
+
+    def clean(self) -> dict[str, Any]:
+        """The opponent as "friend" or a CPU level. Sent without a button pressed (Enter
+        in the name field presses the first, "friend"), the form is for a friend."""
+        data = super().clean() or {}
+        if "opponent" in self.errors:
+            return data
+        opponent = data.get("opponent") or "friend"
+        if opponent == "cpu":
+            opponent = data.get("level") or CpuLevel.NORMAL.value
+        data["opponent"] = opponent
+        return data
+
+    def rules_refused(self) -> bool:
+        """Whether the house rules are shown unfolded: one of them was refused."""
+        return any(name in self.errors for name in ("finish", "muji", "start"))
 
 
 _TABLE_LINK = re.compile(r"/(?:t|tables)/([^/?#\s]+)")

@@ -86,7 +86,8 @@ def table_new(request: HttpRequest) -> HttpResponse:
         return _limited(request, wait)
     player, token = _player(current, form)
     rules = Rules.from_json({key: data[key] for key in ("finish", "muji", "start")})
-    change = services.table_create(host=player, rules=rules, cpu=cpu)
+    # Against the CPU there is nobody to wait for: the game starts with the table.
+    change = services.table_create(host=player, rules=rules, cpu=cpu, start=bool(cpu))
     response = redirect("table-page", code=change.table.code)
     if token:
         remember(response, token)

@@ -41,11 +41,39 @@ def test_the_first_form_makes_a_player_and_remembers_it(client, level):
     table = Table.objects.get(code=code)
     assert table.host.name == "Aiko" and table.finish == "bear_off"
     assert table.seats.get(number=1).cpu == level
+    assert table.state == "playing" and table.current_game is not None, "started at once"
     cookie = answer.cookies[COOKIE]
     assert cookie["httponly"] and cookie["samesite"] == "Lax"
     page = client.get(answer["Location"])
     assert page.status_code == 200
     assert table.code in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("sent", "cpu"),
+    [
+        ({"opponent": "cpu", "level": "hard"}, "hard"),
+        ({"opponent": "cpu"}, "normal"),
+        ({"opponent": "friend", "level": "hard"}, ""),
+        ({}, ""),
+    ],
+)
+def test_the_two_buttons_make_a_friends_or_the_cpus_table(client, sent, cpu):
+    fields = {key: value for key, value in NEW_TABLE.items() if key != "opponent"}
+    answer = client.post("/new", fields | sent)
+    assert answer.status_code == 302
+    table = Table.objects.get(code=answer["Location"].removeprefix("/tables/"))
+    assert table.seats.get(number=1).cpu == cpu
+    assert (table.state == "playing") == bool(cpu)
+
+
+@pytest.mark.parametrize(
+    "sent", [{"opponent": "robot"}, {"opponent": "cpu", "level": "expert"}, {"muji": "x"}]
+)
+def test_a_bad_new_table_form_is_400_with_the_rules_open_when_they_were_wrong(client, sent):
+    answer = client.post("/new", NEW_TABLE | sent)
+    assert answer.status_code == 400 and Table.objects.count() == 0
+    assert ('class="house-rules" open' in answer.content.decode()) == ("muji" in sent)
 
 
 def test_a_browser_with_a_player_keeps_it(client):
