@@ -100,6 +100,11 @@ def seat_name(table: Table, seat: int, me: int) -> str:
     return gettext("Black") if seat == 0 else gettext("White")
 
 
+def your_colour(seat: int) -> str:
+    """Which colour the player at `seat` plays, as the table page says it."""
+    return gettext("You play Black.") if seat == 0 else gettext("You play White.")
+
+
 def table_status(state: str, your_turn: bool) -> str:
     """Where a table stands, in a few words, for the player's list of tables."""
     if your_turn:

@@ -60,3 +60,18 @@ def test_the_next_table_is_the_longest_waiting_other_than_this_one(host: Api, gu
     assert first["next"] == f"/tables/{waiting[0]}"
     assert Client().get("/me/next-table").json() == {"count": 0, "next": None}
     assert Client().post("/me/next-table").status_code == 405
+
+
+def test_the_table_page_counts_and_finds_the_next_table_in_one_query(host: Api, guest: Api):
+    codes = [open_table(host, guest) for _ in range(3)]
+    player = mover(codes[0], host, guest)[0]
+    waiting = [code for code in codes if mover(code, host, guest)[0].token == player.token]
+    other = player.post("tables", {"rules": {}}).body["code"]  # waiting for a guest
+    with CaptureQueriesContext(connection) as queries:
+        html = browser(player).get(f"/tables/{other}").content.decode()
+    assert sum("count(*) OVER ()" in q["sql"] for q in queries.captured_queries) == 1
+    assert shown_count(html) == len(waiting)
+    assert f'data-test="next-table" href="/tables/{waiting[0]}"' in html
+    mine = browser(player).get(f"/tables/{waiting[0]}").content.decode()
+    assert 'id="next-table" data-ask="/me/next-table?not=' in mine
+    assert re.search(r'id="next-table"[^>]*hidden', mine), "my turn here: no link yet"

@@ -305,6 +305,10 @@ function accept(next) {
   selected = null;
   showProblem("");
   render();
+  // next_table.js offers the next table waiting for this player.
+  if (before.game && before.game.turn && before.game.turn.yours && !myTurn()) {
+    document.dispatchEvent(new CustomEvent("turn-ended"));
+  }
   const game = next.game;
   if (!game) return;
   const oldGame = before.game;
