@@ -15,7 +15,7 @@ The wins keep their Japanese names in every language, as the rules pages of each
 language write them (iri-gachi, mushi-gachi, ...); Japanese writes them in kanji.
 
 A CPU level's name is one entry in `_CPU_LEVELS`: the seat's name, the table page's
-text and the new-table form's choice are all made from it.
+text and the new-table form's choices are all made from it.
 """
 
 from __future__ import annotations
@@ -93,6 +93,11 @@ def _cpu_choice(level: str) -> str:
     return gettext("The CPU, %(level)s") % {"level": _CPU_LEVELS[level]}
 
 
+def cpu_level_name(level: str) -> Promise:
+    """A CPU level's own name ("Normal"), as the new-table form offers the levels."""
+    return _CPU_LEVELS[level]
+
+
 cpu_choice = lazy(_cpu_choice, str)
 """The CPU at its level as an opponent to choose: "The CPU, Normal". Lazy, for a form's
 choices, which are made before any language is active."""
@@ -113,6 +118,11 @@ def seat_name(table: Table, seat: int, me: int) -> str:
     if holder is not None:
         return holder
     return gettext("Black") if seat == 0 else gettext("White")
+
+
+def your_colour(seat: int) -> str:
+    """Which colour the player at `seat` plays, as the table page says it."""
+    return gettext("You play Black.") if seat == 0 else gettext("You play White.")
 
 
 def table_status(state: str, your_turn: bool) -> str:

@@ -154,12 +154,21 @@ class TableCreateSerializer(StrictSerializer):
         required=False,
         help_text='Required when opponent is "cpu", refused when it is "friend".',
     )
+    start = serializers.BooleanField(
+        default=False,
+        help_text='With "opponent": "cpu" only: start the first game at once, with no '
+        "`POST .../start`. That game's dice then come from the server's seed alone, as no "
+        "entropy can follow its commitment in the same request; later games take entropy "
+        "as usual. Without it (the default) the host starts the game, giving entropy.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["opponent"] == "cpu" and "cpu_level" not in attrs:
             raise serializers.ValidationError({"cpu_level": ["choose easy, normal or hard"]})
         if attrs["opponent"] == "friend" and "cpu_level" in attrs:
             raise serializers.ValidationError({"cpu_level": ["only for a CPU opponent"]})
+        if attrs["opponent"] == "friend" and attrs["start"]:
+            raise serializers.ValidationError({"start": ["only for a CPU opponent"]})
         return attrs
 
 

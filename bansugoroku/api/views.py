@@ -146,7 +146,8 @@ class TablesView(APIView):
         summary="Create a table with house rules, to play a friend or the CPU",
         description="You host the table and take the first seat (Black). Share its `code` "
         'or `invite_url` with a friend, who joins with it; with `"opponent": "cpu"` the '
-        "second seat is the CPU at `cpu_level`. Then the host starts the first game. "
+        "second seat is the CPU at `cpu_level`. Then the host starts the first game "
+        '(or, against the CPU, `"start": true` starts it with the table). '
         "At most THROTTLE_NEW_TABLE per player (429 `throttled` beyond, with "
         "`Retry-After`), and OPEN_TABLES_MAX of yours waiting for an opponent at once "
         "(409 `too_many_open_tables`, with the `limit`).",
@@ -159,7 +160,10 @@ class TablesView(APIView):
         if wait is not None:
             raise Throttled(wait)
         change = services.table_create(
-            host=player, rules=Rules.from_json(dict(data.get("rules", {}))), cpu=cpu
+            host=player,
+            rules=Rules.from_json(dict(data.get("rules", {}))),
+            cpu=cpu,
+            start=data["start"],
         )
         return state_response(change.table, player, status=201)
 

@@ -4,6 +4,7 @@ the API's apply."""
 
 from __future__ import annotations
 
+import re
 import secrets
 import unicodedata
 from typing import Any
@@ -14,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from bansugoroku.display_names import MAX_LENGTH, refused_characters
 from bansugoroku.games.models import CpuLevel
-from bansugoroku.vocabulary import cpu_choice
+from bansugoroku.vocabulary import cpu_choice, cpu_level_name
 from engine.rules import Finish, Muji, Start
 from notifications.mailboxes import NotAnAddress, canonical
 
@@ -34,6 +35,10 @@ class NameField(forms.CharField):
         problems = refused_characters(value)
         if problems:
             raise forms.ValidationError(problems)
+
+
+CODE_FIELD_LENGTH = 300
+"""Room for a pasted invitation link, not only the six-character code."""
 
 
 def friendly_name() -> str:
@@ -57,7 +62,14 @@ class PlayerForm(forms.Form):
             del self.fields["name"]
 
 
-OPPONENTS = [("friend", _("A friend")), *((level, cpu_choice(level)) for level in CpuLevel)]
+OPPONENTS = [
+    ("friend", _("A friend")),
+    ("cpu", _("The CPU")),
+    *((level, cpu_choice(level)) for level in CpuLevel),
+]
+"""What the home page's two buttons send ("friend", or "cpu" at the form's `level`); a
+level itself names the CPU at that level, as the form took it before."""
+LEVELS = [(level, cpu_level_name(level)) for level in CpuLevel]
 
 FINISH = [
     (Finish.IRI.value, _("Iri-gachi: win when all 15 stones stand in your home")),
@@ -78,13 +90,49 @@ START = [
 
 
 class NewTableForm(PlayerForm):
+    """A new table: against a friend or the CPU (the button pressed), the house rules
+    folded under their defaults."""
+
     id_prefix = "new"
-    opponent = forms.ChoiceField(choices=OPPONENTS, initial="friend", widget=forms.RadioSelect)
+    opponent = forms.ChoiceField(choices=OPPONENTS, required=False)
+    level = forms.ChoiceField(
+        choices=LEVELS, initial=CpuLevel.NORMAL.value, required=False, label=_("Level")
+    )
     finish = forms.ChoiceField(choices=FINISH, initial=Finish.IRI.value, widget=forms.RadioSelect)
     muji = forms.ChoiceField(choices=MUJI, initial=Muji.BIGGER.value, widget=forms.RadioSelect)
     start = forms.ChoiceField(
         choices=START, initial=Start.ALTERNATE.value, widget=forms.RadioSelect
     )
+
+    def clean(self) -> dict[str, Any]:
+        """The opponent as "friend" or a CPU level. Sent without a button pressed (Enter
+        in the name field presses the first, "friend"), the form is for a friend."""
+        data = super().clean() or {}
+        if "opponent" in self.errors:
+            return data
+        opponent = data.get("opponent") or "friend"
+        if opponent == "cpu":
+            opponent = data.get("level") or CpuLevel.NORMAL.value
+        data["opponent"] = opponent
+        return data
+
+    def rules_refused(self) -> bool:
+        """Whether the house rules are shown unfolded: one of them was refused."""
+        return any(name in self.errors for name in ("finish", "muji", "start"))
+
+
+_TABLE_LINK = re.compile(r"/(?:t|tables)/([^/?#\s]+)")
+"""A table's code in one of the site's links to it: the invitation (`/t/CODE`) or the
+table page (`/tables/CODE`, and its games under it)."""
+
+
+def table_code(typed: str) -> str:
+    """The code in what a player typed or pasted: the code itself, in any case, with the
+    dashes and spaces a code read aloud or copied from a message picks up, or a link to
+    the table. What is not a code stays as it is, to be refused as one."""
+    link = _TABLE_LINK.search(typed)
+    code = link.group(1) if link else typed
+    return re.sub(r"[\s\u2010-\u2015\u2212-]", "", code).upper()
 
 
 class JoinForm(PlayerForm):
@@ -92,8 +140,11 @@ class JoinForm(PlayerForm):
     for the next game's dice (none without script: the server's seed alone then)."""
 
     id_prefix = "join"
-    code = forms.CharField(max_length=12, label=_("Table code"))
+    code = forms.CharField(max_length=CODE_FIELD_LENGTH, label=_("Table code"))
     entropy = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
+
+    def clean_code(self) -> str:
+        return table_code(self.cleaned_data["code"])
 
 
 class SignInForm(forms.Form):

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.views.decorators.http import require_POST, require_safe
 
 from bansugoroku.creation_limits import new_player_wait, new_table_wait
@@ -18,11 +18,14 @@ from bansugoroku.front.forms import JoinForm, NewTableForm, PlayerForm, friendly
 from bansugoroku.front.identity import current_player, remember
 from bansugoroku.front.qr import qr_svg
 from bansugoroku.front.texts import point_names, table_texts
+from bansugoroku.front.waiting import waiting_for
+from bansugoroku.front.waits import closing_words, wait_words
 from bansugoroku.games import selectors, services
 from bansugoroku.games.errors import ServiceError, TableNotFound
 from bansugoroku.games.models import Player
 from bansugoroku.locales import preferred_locale
 from bansugoroku.throttles import join_guess_wait
+from bansugoroku.vocabulary import seat_holder, your_colour
 from engine.position import Position
 from engine.rules import Rules
 
@@ -86,6 +89,8 @@ def table_new(request: HttpRequest) -> HttpResponse:
         return _limited(request, wait)
     player, token = _player(current, form)
     rules = Rules.from_json({key: data[key] for key in ("finish", "muji", "start")})
+    # Against the CPU the table page starts the first game as it opens (table.js), with
+    # the browser's entropy given after the seed's hash is published.
     change = services.table_create(host=player, rules=rules, cpu=cpu)
     response = redirect("table-page", code=change.table.code)
     if token:
@@ -109,7 +114,7 @@ def join(request: HttpRequest) -> HttpResponse:
     if current is None and (wait := new_player_wait(request)) is not None:
         return _limited(request, wait)
     player, token = _player(current, form)
-    code = form.cleaned_data["code"].strip()
+    code = form.cleaned_data["code"]
     try:
         change = services.table_join(player=player, code=code, entropy=form.cleaned_data["entropy"])
         response = redirect("table-page", code=change.table.code)
@@ -136,7 +141,16 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     start = selectors.position_json(Position.start())
     shown = state["game"]["position"] if state["game"] else start
     me = state["you"]["seat"]
+    your_turn = bool(state["game"] and state["game"]["turn"] and state["game"]["turn"]["yours"])
+    opponent = seat_holder(found.seats.all()[1 - me])
+    now = timezone.now()
+    waiting = waiting_for(request)  # the header's count too: one query for both
     context = {
+        "waiting": waiting,
+        "next_table": None if your_turn else waiting.next_after(found.code),
+        "colour": your_colour(me),
+        "wait": wait_words(found, your_turn=your_turn, opponent=opponent, now=now),
+        "closing": closing_words(found, now=now),
         "state": state,
         "texts": table_texts(),
         "board": board.board(shown["points"], shown["bar"], shown["off"], (me, 1 - me)),

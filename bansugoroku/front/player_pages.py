@@ -15,11 +15,13 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
 
 from bansugoroku.front.identity import current_player, kept_players, switch
 from bansugoroku.front.notice_pages import notices_context
+from bansugoroku.front.waits import closing_words, wait_words
 from bansugoroku.games import selectors, services
 from bansugoroku.vocabulary import seat_holder, table_status
 
@@ -30,14 +32,20 @@ def my_tables(request: HttpRequest) -> HttpResponse:
     (the order of `GET /api/v1/tables`)."""
     player = current_player(request)
     rows = []
+    now = timezone.now()
     if player is not None:
         for seat, other in selectors.tables_for_player(player):
             summary = selectors.table_summary(seat, other)
+            opponent = seat_holder(other)
             rows.append(
                 {
                     **summary,
-                    "opponent_name": seat_holder(other),
+                    "opponent_name": opponent,
                     "status": table_status(summary["state"], summary["your_turn"]),
+                    "wait": wait_words(
+                        seat.table, your_turn=summary["your_turn"], opponent=opponent, now=now
+                    ),
+                    "closing": closing_words(seat.table, now=now),
                     "updated": seat.table.updated_at,
                 }
             )

@@ -9,6 +9,7 @@ from bansugoroku.front import (
     player_pages,
     sign_in_pages,
     views,
+    waiting,
 )
 
 urlpatterns = [
@@ -24,6 +25,7 @@ urlpatterns = [
     path("sw.js", views.service_worker, name="service-worker"),
     path("t/<str:code>", views.invite, name="invite"),
     path("me/tables", player_pages.my_tables, name="my-tables"),
+    path("me/next-table", waiting.next_table, name="next-table"),
     path("settings", player_pages.settings_page, name="settings"),
     path("settings/player", player_pages.switch_player, name="settings-player"),
     path("language", player_pages.language, name="language"),

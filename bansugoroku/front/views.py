@@ -46,16 +46,24 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
         "table": table,
         "seat_free": seat_free,
         "preview": _preview(table, seat_free) if table else None,
+        "app": has_app(),
     }
     return render(request, "front/invite.html", context, status=200 if table else 404)
 
 
+def has_app() -> bool:
+    """Whether an app opens invitation links: the pages mention one only then."""
+    return bool(settings.ANDROID_APP_PACKAGE or settings.IOS_APP_ID)
+
+
 def _preview(table: Table, seat_free: bool) -> dict[str, str]:
     """What a chat app shows of the link (OpenGraph)."""
-    if seat_free:
+    if seat_free and has_app():
         description = gettext(
             "A seat is free at table %(code)s. Join it in the browser or the app."
         )
+    elif seat_free:
+        description = gettext("A seat is free at table %(code)s. Join it in the browser.")
     else:
         description = gettext("Both seats at table %(code)s are taken.")
     return {

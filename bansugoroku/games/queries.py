@@ -168,6 +168,30 @@ def tables_of_player(player_id: int) -> list[tuple[Seat, Table, Game | None, Sea
     ]
 
 
+_WAITING_SQL = f"""
+    SELECT t.code, count(*) OVER ()
+    FROM {Player._meta.db_table} p
+    JOIN {Seat._meta.db_table} s ON s.player_id = p.id
+    JOIN {Table._meta.db_table} t ON t.id = s.table_id
+    LEFT JOIN {Game._meta.db_table} g ON g.id = t.current_game_id
+    WHERE p.token_hash = %s AND {_SEAT_TO_MOVE} = s.number
+    ORDER BY t.updated_at, t.id
+    LIMIT 2
+"""
+
+
+def tables_waiting(token_hash: str) -> tuple[int, list[str]]:
+    """How many tables wait for the move of the player with `token_hash`, and the codes of
+    the (at most two) that have waited longest: every page shows the count, and the table
+    page the next one other than itself. One query, found by the browser's token: the
+    pages need no player row for it."""
+    db = _db()
+    with db.cursor() as cursor:
+        cursor.execute(_WAITING_SQL, [token_hash])
+        rows = cursor.fetchall()
+    return (int(rows[0][1]) if rows else 0), [str(row[0]) for row in rows]
+
+
 _VERSION_SQL = f"""
     SELECT t."version", s."id", s."last_seen_at" FROM {Table._meta.db_table} t
     JOIN {Seat._meta.db_table} s ON s.table_id = t.id

@@ -90,10 +90,17 @@ def player_update(*, player: Player, name: str | None = None, locale: str | None
     return player
 
 
-def table_create(*, host: Player, rules: Rules, cpu: str = "") -> Change:
+def table_create(*, host: Player, rules: Rules, cpu: str = "", start: bool = False) -> Change:
     """A table with the host in the first seat (Black); the second seat free or the CPU's.
     The first game's dice seed is drawn and committed to now, before anyone gives
-    entropy: the host gives theirs when starting, the guest when joining."""
+    entropy: the host gives theirs when starting, the guest when joining.
+
+    With `start`, a CPU's table starts its first game in the same transaction, so that
+    the host plays at once. No entropy can follow a commitment made in the same request:
+    that game's dice come from the server's seed alone (from the next game on, each seat
+    gives its own again)."""
+    if start and not cpu:
+        raise WrongState("only a table with the CPU starts when it is created")
     for _ in range(10):
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         try:
@@ -119,6 +126,8 @@ def table_create(*, host: Player, rules: Rules, cpu: str = "") -> Change:
                         Seat(table=table, number=Side.WHITE, cpu=cpu),
                     ]
                 )
+                if start:  # nobody else sees the new row before the commit
+                    return _new_game(table, now, number=1, previous=None)
         except IntegrityError:
             continue  # the code was taken: 1 in ~900 million per existing table
         return Change(table)

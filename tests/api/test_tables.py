@@ -33,10 +33,23 @@ def test_a_cpu_table_is_ready_at_once_and_stores_the_level(host, level):
     assert state["seats"][1]["cpu"] == level
 
 
+def test_a_cpu_table_can_start_with_its_creation(host):
+    state = host.post("tables", {"opponent": "cpu", "cpu_level": "easy", "start": True}).body
+    assert state["state"] == "playing" and state["game"]["number"] == 1
+    assert not state["can_start"]
+    table = Table.objects.get(code=state["code"])
+    assert table.current_game is not None and table.current_game.black_entropy == ""
+    again = host.post(f"tables/{state['code']}/start", {"version": state["version"]})
+    assert again.status == 409
+
+
 @pytest.mark.parametrize(
     "body",
     [
         {"opponent": "cpu"},
+        {"opponent": "friend", "start": True},
+        {"start": True},
+        {"opponent": "cpu", "cpu_level": "easy", "start": "soon"},
         {"opponent": "friend", "cpu_level": "easy"},
         {"opponent": "robot"},
         {"rules": {"finish": "sideways"}},

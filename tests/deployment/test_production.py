@@ -178,7 +178,7 @@ def test_the_procfile_serves_the_site_with_debug_off(chromium, site, postmark):
     # A table through the home form, joined by the invitation link.
     a.goto(origin + "/")
     a.fill("#new_name", "Aiko")
-    a.click('[data-test="create-table"]')
+    a.click('[data-test="play-friend"]')
     a.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"), timeout=10_000)
     code = a.url[-6:]
     invite = a.locator('[data-test="invite-link"]').get_attribute("href")

@@ -96,7 +96,7 @@ def test_two_browsers_play_a_whole_game_by_clicking(
     shoot(a, f"{size}-home")
     assert_fits(a)
     a.fill("#new_name", "Aiko")
-    a.click('[data-test="create-table"]')
+    a.click('[data-test="play-friend"]')
     a.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
     invite = a.locator('[data-test="invite-link"]').get_attribute("href")
     assert invite and re.search(r"/t/[A-Z0-9]{6}$", invite)
@@ -211,10 +211,9 @@ def test_a_whole_game_against_the_cpu_in_the_browser(chromium, server, settings_
     with worker_running():
         page.goto(server + "/")
         page.fill("#new_name", "Aiko")
-        page.check("input[name=opponent][value=easy]")
-        page.click('[data-test="create-table"]')
+        page.select_option("select[name=level]", "easy")
+        page.click('[data-test="play-cpu"]')
         page.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
-        act(page, page.locator('[data-test="start"]'))
         started = time.monotonic()
         saw_the_cpu = False
         while not page.locator('[data-test="play-again"]').is_visible():
@@ -237,11 +236,12 @@ def test_the_opening_roll_is_shown_and_the_higher_starts(
     page = aiko.page
     page.goto(server + "/")
     page.fill("#new_name", "Aiko")
-    page.check("input[name=opponent][value=easy]")
+    page.select_option("select[name=level]", "easy")
+    page.locator("details.house-rules summary").click()
     page.check("input[name=start][value=roll]")
-    page.click('[data-test="create-table"]')
+    page.click('[data-test="play-cpu"]')
     page.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
-    act(page, page.locator('[data-test="start"]'))
+    page.locator("#news", has_text="Opening roll").wait_for()  # the page started the game
     news = page.locator("#news").inner_text()
     rolled = re.search(r"Opening roll: you (\d), CPU \(Easy\) (\d)\.", news)
     assert rolled, news
@@ -258,7 +258,7 @@ def test_a_player_leaves_after_saying_so_twice_and_the_other_page_says_it_closed
     a, b = aiko.page, ben.page
     a.goto(server + "/")
     a.fill("#new_name", "Aiko")
-    a.click('[data-test="create-table"]')
+    a.click('[data-test="play-friend"]')
     a.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
     b.goto(a.locator('[data-test="invite-link"]').get_attribute("href"))
     b.fill("#join_name", "Ben")

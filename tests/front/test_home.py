@@ -10,7 +10,7 @@ def test_home_page(client):
     assert response["Content-Type"].startswith("text/html")
     content = response.content.decode()
     assert "<title>Ban-sugoroku</title>" in content
-    assert 'data-test="create-table"' in content
+    assert 'data-test="play-friend"' in content and 'data-test="play-cpu"' in content
 
 
 @pytest.mark.django_db

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.factories import SeatFactory, TableFactory
+from tests.factories import PlayerFactory, SeatFactory, TableFactory
 from tests.production_settings import PRODUCTION_ENV, load_settings
 
 FINGERPRINT = ":".join(["AB"] * 32)
@@ -26,13 +26,23 @@ def test_an_invitation_page_has_a_preview(client, settings):
     content = client.get(f"/t/{table.code.lower()}").content.decode()
     tags = og(content)
     assert tags["title"] == "Aiko <3 invites you to Ban-sugoroku"
-    assert tags["description"] == (
-        f"A seat is free at table {table.code}. Join it in the browser or the app."
-    )
+    assert tags["description"] == f"A seat is free at table {table.code}. Join it in the browser."
+    assert "app" not in content.replace("apple", "")
     assert tags["url"] == f"https://play.example.com/t/{table.code}"
     assert tags["type"] == "website"
     assert f'<meta name="description" content="{html.escape(tags["description"])}">' in content
     assert "Aiko &lt;3" in content
+
+
+@pytest.mark.django_db
+def test_the_invitation_mentions_the_app_only_where_there_is_one(client, settings):
+    table = TableFactory(host=PlayerFactory(name="Aiko"))
+    settings.ANDROID_APP_PACKAGE, settings.IOS_APP_ID = None, None
+    assert "the Ban-sugoroku app" not in client.get(f"/t/{table.code}").content.decode()
+    settings.IOS_APP_ID = "ABCDE12345.com.example.bansugoroku"
+    content = client.get(f"/t/{table.code}").content.decode()
+    assert "the Ban-sugoroku app" in content
+    assert og(content)["description"].endswith("Join it in the browser or the app.")
 
 
 @pytest.mark.django_db

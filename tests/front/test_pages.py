@@ -261,11 +261,12 @@ def test_my_tables_costs_the_same_queries_for_one_table_or_three(
 
     open_table(host, guest)
     client = browser(host.token)
-    with django_assert_num_queries(2):  # the player's token, then every table in one
+    # The player's token, every table in one, and the header's count of those waiting.
+    with django_assert_num_queries(3):
         page(client, "/me/tables")
     for name in ("Chie", "Dan"):
         open_table(host, api.new_player(name))
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(3):
         assert page(client, "/me/tables").count('data-test="table-') == 3
 
 
@@ -314,9 +315,9 @@ def test_a_cpu_opponent_is_named_by_its_level(host, level, english, german):
     assert f"gegen CPU ({german})" in page(client, "/me/tables")
 
 
-def test_a_games_history_page_costs_six_queries(played, django_assert_num_queries):
+def test_a_games_history_page_costs_seven_queries(played, django_assert_num_queries):
     """The token, the table with its seats, the game, its turns, its turns again for the
-    dice check, and its review."""
+    dice check, its review, and the header's count of tables waiting."""
     client = browser(played.host.token)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         page(client, f"/tables/{played.code}/games/1")

@@ -105,6 +105,20 @@ def test_the_replay_slider_steps_through_the_turns_by_keyboard(played, server, c
     visit.context.close()
 
 
+def test_a_turn_in_the_list_opens_the_replay_at_that_turn(played, server, chromium):
+    visit = Visit(chromium, server, played.host.token, SIZES["phone"])
+    page = visit.open(f"/tables/{played.code}/games/1#turn-3")
+    title = page.locator("[data-frame-title]")
+    assert title.inner_text().startswith("Turn 3:")
+    assert page.locator("#replay-slider").input_value() == "3"
+    page.locator('.turns a[href="#turn-5"]').click()
+    assert title.inner_text().startswith("Turn 5:")
+    assert page.locator('.turns li[aria-current="step"]').get_attribute("data-turn") == "5"
+    assert page.locator(".replay").evaluate("e => e.getBoundingClientRect().top") < 50
+    assert not visit.problems, visit.problems
+    visit.context.close()
+
+
 def test_the_language_switch_and_the_name_form(played, server, chromium):
     visit = Visit(chromium, server, played.guest.token, SIZES["phone"])
     page = visit.open("/settings")

@@ -33,11 +33,39 @@ def test_the_first_form_makes_a_player_and_remembers_it(client, level):
     table = Table.objects.get(code=code)
     assert table.host.name == "Aiko" and table.finish == "bear_off"
     assert table.seats.get(number=1).cpu == level
+    assert table.state == "playing" and table.current_game is not None, "started at once"
     cookie = answer.cookies[COOKIE]
     assert cookie["httponly"] and cookie["samesite"] == "Lax"
     page = client.get(answer["Location"])
     assert page.status_code == 200
     assert table.code in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("sent", "cpu"),
+    [
+        ({"opponent": "cpu", "level": "hard"}, "hard"),
+        ({"opponent": "cpu"}, "normal"),
+        ({"opponent": "friend", "level": "hard"}, ""),
+        ({}, ""),
+    ],
+)
+def test_the_two_buttons_make_a_friends_or_the_cpus_table(client, sent, cpu):
+    fields = {key: value for key, value in NEW_TABLE.items() if key != "opponent"}
+    answer = client.post("/new", fields | sent)
+    assert answer.status_code == 302
+    table = Table.objects.get(code=answer["Location"].removeprefix("/tables/"))
+    assert table.seats.get(number=1).cpu == cpu
+    assert table.state == ("ready" if cpu else "waiting"), "the page starts a CPU's game"
+
+
+@pytest.mark.parametrize(
+    "sent", [{"opponent": "robot"}, {"opponent": "cpu", "level": "expert"}, {"muji": "x"}]
+)
+def test_a_bad_new_table_form_is_400_with_the_rules_open_when_they_were_wrong(client, sent):
+    answer = client.post("/new", NEW_TABLE | sent)
+    assert answer.status_code == 400 and Table.objects.count() == 0
+    assert ('class="house-rules" open' in answer.content.decode()) == ("muji" in sent)
 
 
 def test_a_browser_with_a_player_keeps_it(client):
@@ -85,6 +113,38 @@ def test_joining_seats_the_browser_and_opens_the_table(client):
     assert client.get(answer["Location"]).status_code == 200
 
 
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "{code}",
+        "{lower}",
+        " {code} ",
+        "{a}-{b}",
+        "{a} {b}",
+        "{a}\u2013{b}",
+        "{la} - {lb}",
+        "http://127.0.0.1:8000/t/{code}",
+        "https://bansugoroku.example/t/{lower}?utm_source=chat",
+        "Join me: https://bansugoroku.example/t/{code} !",
+        "http://testserver/tables/{code}",
+        "http://testserver/tables/{code}/games/2#turn-3",
+        "/t/{lower}",
+    ],
+)
+def test_the_code_field_takes_the_code_as_typed_or_a_link(client, typed):
+    table, _ = a_table()
+    code = table.code
+    a, b = code[:3], code[3:]
+    typed = typed.format(code=code, lower=code.lower(), a=a, b=b, la=a.lower(), lb=b.lower())
+    answer = client.post("/join", {"name": "Ben", "code": typed})
+    assert answer.status_code == 302 and answer["Location"] == f"/tables/{code}", typed
+
+
+def test_a_code_that_is_none_is_refused_by_what_it_became(client):
+    missing = client.post("/join", {"name": "Ben", "code": "http://testserver/t/zz-zzzz"})
+    assert missing.status_code == 404 and "No table has the code ZZZZZZ" in missing.content.decode()
+
+
 def test_a_join_that_fails_says_why_and_keeps_the_new_player(client):
     table, _ = a_table()
     SeatFactory(table=table)
@@ -95,7 +155,7 @@ def test_a_join_that_fails_says_why_and_keeps_the_new_player(client):
     assert missing.status_code == 404 and "No table has the code ZZZZZZ" in missing.content.decode()
     hostile = client.post("/join", {"code": "<script>"})
     assert hostile.status_code == 404 and "<script>" not in hostile.content.decode()
-    assert client.post("/join", {"code": "x" * 13}).status_code == 400
+    assert client.post("/join", {"code": "x" * 301}).status_code == 400
     assert Player.objects.filter(name="Cleo").count() == 1
 
 

@@ -50,3 +50,18 @@ def test_codes_use_only_the_unambiguous_alphabet(players):
     assert len(codes) == 30
     assert all(len(c) == 6 and set(c) <= set(store.CODE_ALPHABET) for c in codes)
     assert not set("".join(codes)) & set("0O1IL")
+
+
+@pytest.mark.django_db
+def test_only_a_cpu_table_starts_with_its_creation():
+    from bansugoroku.games.errors import WrongState
+    from bansugoroku.games.models import Table
+    from tests.factories import PlayerFactory
+
+    host = PlayerFactory()
+    with pytest.raises(WrongState):
+        services.table_create(host=host, rules=Rules(), start=True)
+    assert Table.objects.count() == 0
+    started = services.table_create(host=host, rules=Rules(), cpu="easy", start=True)
+    assert started.table.state == "playing" and started.table.version == 2
+    assert [event.kind for event in started.events][:1] == ["game_started"]

@@ -55,5 +55,16 @@
       show(next);
     });
   });
-  show(Number(slider.value));
+  // A turn's link in the list (#turn-N) opens the replay at that turn.
+  function fromLink() {
+    const found = /^#turn-(\d+)$/.exec(location.hash);
+    const index = found ? Number(found[1]) : NaN;
+    if (!(index >= 0 && index < frames.length)) return false;
+    slider.value = String(index);
+    show(index);
+    svg.closest(".replay").scrollIntoView({ block: "start" });
+    return true;
+  }
+  window.addEventListener("hashchange", fromLink);
+  if (!fromLink()) show(Number(slider.value));
 })();

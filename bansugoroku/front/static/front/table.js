@@ -465,6 +465,10 @@ function accept(next) {
   showProblem("");
   render();
   if (myTurn() && !wasMine) focusBoard();
+  // next_table.js offers the next table waiting for this player.
+  if (before.game && before.game.turn && before.game.turn.yours && !myTurn()) {
+    document.dispatchEvent(new CustomEvent("turn-ended"));
+  }
   const game = next.game;
   if (!game) return;
   const oldGame = before.game;
@@ -586,6 +590,12 @@ function poll() {
 }
 
 $('[data-test="start"]').addEventListener("click", () => send("start", { entropy: entropy() }));
+// Against the CPU there is nobody to wait for: the page starts the first game as it
+// opens, with this browser's entropy given after the seed's hash was published, as a
+// Start press would, so the CPU's server cannot choose the dice of that game either.
+if (state.can_start && state.seats.some((seat) => seat.cpu)) {
+  send("start", { entropy: entropy() });
+}
 $('[data-test="play"]').addEventListener("click", playDraft);
 $('[data-test="undo"]').addEventListener("click", undo);
 const atOnceBox = $('[data-test="at-once"]');

@@ -1,0 +1,30 @@
+// When the player's turn at this table ends (table.js says so with a "turn-ended"
+// event), ask which other table waits for their move longest and offer it, and bring
+// the header's count up to date.
+"use strict";
+(function () {
+  const box = document.getElementById("next-table");
+  if (!box) return;
+  document.addEventListener("turn-ended", async () => {
+    const wait = document.getElementById("wait");
+    if (wait) wait.hidden = true; // it told how long the turn had waited
+    try {
+      const answer = await fetch(box.dataset.ask, {
+        credentials: "same-origin",
+        headers: { Accept: "application/json" },
+      });
+      if (!answer.ok) return;
+      const found = await answer.json();
+      const count = document.querySelector('[data-test="waiting-count"]');
+      if (count) {
+        count.textContent = String(found.count);
+        count.hidden = !found.count;
+      }
+      if (!found.next) return;
+      box.querySelector("a").href = found.next;
+      box.hidden = false;
+    } catch (error) {
+      // Offline: the next poll of the table says so; the link is only a shortcut.
+    }
+  });
+})();

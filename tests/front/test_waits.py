@@ -1,0 +1,76 @@
+"""What my tables and the table page say of a table's wait: how long since the last
+move, which colour the player plays, where its games and the rules are, and, once the
+idle close nears, in how many days it closes."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from bansugoroku.front.identity import COOKIE
+from bansugoroku.games.models import Table
+from tests.client import Api, mover, open_table
+
+pytestmark = pytest.mark.django_db
+
+
+def html(api: Api, path: str) -> str:
+    client = Client()
+    client.cookies[COOKIE] = api.token or ""
+    answer = client.get(path)
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+def idle_for(code: str, delta: timedelta) -> None:
+    Table.objects.filter(code=code).update(active_at=timezone.now() - delta)
+
+
+@pytest.mark.parametrize(
+    ("idle_days", "closing"),
+    [
+        (1, None),
+        (37, None),
+        (38, "Closes in 7 days without a move"),
+        (44, "Closes in 1 day without a move"),
+    ],
+)
+def test_the_close_is_told_from_a_week_before(host, guest, settings, idle_days, closing):
+    settings.IDLE_CLOSE_DAYS = 45
+    code = open_table(host, guest)
+    idle_for(code, timedelta(days=idle_days, hours=1))
+    for page in ("/me/tables", f"/tables/{code}"):
+        shown = html(host, page)
+        if closing is None:
+            assert 'data-test="closing"' not in shown, page
+        else:
+            assert f'data-test="closing">{closing}<' in shown, page
+
+
+def test_the_wait_is_told_to_both_seats(host: Api, guest: Api):
+    code = open_table(host, guest)
+    idle_for(code, timedelta(hours=3, minutes=5))
+    player, _ = mover(code, host, guest)
+    other = guest if player is host else host
+    mine = html(player, f"/tables/{code}")
+    assert 'data-test="wait">Waiting for you for 3\xa0hours' in mine
+    name = "Aiko" if player is host else "Ben"
+    theirs = html(other, "/me/tables")
+    assert f'data-test="wait">Waiting for {name} for 3\xa0hours' in theirs
+
+
+def test_the_table_page_says_the_colour_and_links_the_games_and_the_rules(host, guest):
+    code = open_table(host, guest)
+    assert 'data-test="colour">You play Black.<' in html(host, f"/tables/{code}")
+    page = html(guest, f"/tables/{code}")
+    assert 'data-test="colour">You play White.<' in page
+    assert f'href="/tables/{code}/games" data-test="games-link"' in page
+    assert 'href="/rules" data-test="rules-link"' in page
+
+
+def test_a_table_waiting_for_a_guest_tells_no_wait(host: Api):
+    code = host.post("tables", {"rules": {}}).body["code"]
+    assert 'data-test="wait"' not in html(host, f"/tables/{code}")
