@@ -10,8 +10,17 @@ from typing import Any
 
 import pytest
 
-from tests.front.browsers import DESKTOP, PHONE, needs_chromium
-from tests.front.test_browser import Watched, act, assert_fits, my_turn, play_one_move, shoot
+from tests.front.browsers import (
+    DESKTOP,
+    PHONE,
+    Watched,
+    act,
+    assert_fits,
+    my_turn,
+    needs_chromium,
+    play_one_move,
+    shoot,
+)
 
 pytestmark = needs_chromium
 
