@@ -308,3 +308,35 @@ def test_a_stored_path_is_checked_again_where_the_link_lands(db):
     sign_in.send_sign_in("aiko@example.com", "//evil.example")
     used = Client().post(links_in(mail.outbox[0])[0])
     assert used.status_code == 302 and used["Location"] == "/"
+
+
+def test_signing_out_the_other_browsers_leaves_only_this_one(db):
+    aiko = player_at("aiko@example.com")
+    code = TableFactory(host=aiko).code
+    first = Client()
+    first.cookies[COOKIE] = aiko.token
+    phone, laptop = Client(), Client()
+    for browser in (phone, laptop):
+        ask("aiko@example.com")
+        send_sign_ins()
+        browser.post(links_in(mail.outbox[-1])[0])
+    assert SignedInToken.objects.count() == 2
+    answer = phone.post("/settings/sign-out")
+    assert answer.status_code == 200
+    assert "only this browser plays as Aiko now" in answer.content.decode()
+    assert phone.get(f"/tables/{code}").status_code == 200, "this one carries on"
+    for other in (first, laptop):
+        assert other.get(f"/tables/{code}").status_code == 302, "to the invitation"
+    app = {"HTTP_AUTHORIZATION": f"Bearer {aiko.token}"}
+    assert Client().get("/api/v1/players/me", **app).status_code == 401
+    assert not SignedInToken.objects.exists()
+
+
+def test_signing_out_needs_a_player_and_a_post(db):
+    assert Client().post("/settings/sign-out").status_code == 400
+    browser = Client()
+    browser.cookies[COOKIE] = PlayerFactory().token
+    assert browser.get("/settings/sign-out").status_code == 405
+    strict = Client(enforce_csrf_checks=True)
+    strict.cookies[COOKIE] = PlayerFactory().token
+    assert strict.post("/settings/sign-out").status_code == 403
