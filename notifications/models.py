@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Upper
 
 from bansugoroku.games.models import Event, Player, Table
 
@@ -64,6 +65,15 @@ class EmailAddress(models.Model):
 
     class Meta:
         verbose_name_plural = "e-mail addresses"
+        indexes = [
+            # The sign-in mail's lookup (`sign_in.send_sign_in`), by any case of the
+            # address: without it, a scan of every address for each link asked for.
+            models.Index(
+                Upper("address"),
+                condition=Q(confirmed_at__isnull=False),
+                name="email_confirmed_address",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.address
@@ -261,13 +271,16 @@ class DeviceToken(models.Model):
 class SignInLink(models.Model):
     """A mailed sign-in link (`notifications.sign_in`): only its hash is kept. It works
     once (`used_at`, set by the update that uses it, so two taps racing get it once)
-    and until `expires_at`."""
+    and until `expires_at`; the hourly purge deletes it after (`notifications.retention`).
+    `next_path` is the local page the browser asked from (a table), where using the
+    link lands."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     link_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     used_at = models.DateTimeField(null=True, blank=True)
+    next_path = models.CharField(max_length=200, blank=True, default="")
 
     def __str__(self) -> str:
         return f"sign-in link of player {self.player_id}"

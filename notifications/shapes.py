@@ -54,5 +54,12 @@ class NoticePreferences(TypedDict):
     muted_tables: Annotated[list[str], Doc("Codes of tables with no notice at all.")]
 
 
+class SignInAsked(TypedDict):
+    """A sign-in mail was asked for: the same answer whether or not a player confirmed
+    the address, so that it tells no one who has it."""
+
+    link_minutes: Annotated[int, Doc("How long each mailed link works, once.")]
+
+
 class Unsubscribed(TypedDict):
     unsubscribed: Annotated[str, Doc("The kind of e-mail turned off, or `all`.")]

@@ -11,7 +11,9 @@ player, named, and the browser plays as the one whose link it follows.
 A link is 256 random bits, of which only the hash is kept; it works once, for
 SIGN_IN_LINK_MINUTES. Opening it changes nothing (mail scanners fetch links): the page
 asks, and its button uses it (`use_link`); the web pages then give the browser a token
-of its own (`games.services.player_token_add`).
+of its own (`games.services.player_token_add`) and go on to the page it was asked from,
+kept on the link (`next_path`, a local path the pages checked). A used or expired link
+is deleted by the hourly purge (`notifications.retention`).
 """
 
 from __future__ import annotations
@@ -37,13 +39,14 @@ SEND_SIGN_IN = "notifications.send_sign_in"
 log = logging.getLogger(__name__)
 
 
-def queue_sign_in(address: str) -> None:
-    """Queue the sign-in mail to `address` (canonical); a broker that is away loses it,
-    and whoever asked may ask again."""
-    send_quietly(SEND_SIGN_IN, (address,), "a sign-in mail was not queued")
+def queue_sign_in(address: str, next_path: str = "") -> None:
+    """Queue the sign-in mail to `address` (canonical), its links to land on `next_path`
+    (a local path, or "" for home); a broker that is away loses it, and whoever asked
+    may ask again."""
+    send_quietly(SEND_SIGN_IN, (address, next_path), "a sign-in mail was not queued")
 
 
-def send_sign_in(address: str) -> str:
+def send_sign_in(address: str, next_path: str = "") -> str:
     """The worker's part: mail a link for each player who confirmed `address`, if any
     and its mailbox is not suppressed. Returns what was done, for the worker's log."""
     confirmed = EmailAddress.objects.filter(address__iexact=address, confirmed_at__isnull=False)
@@ -54,7 +57,7 @@ def send_sign_in(address: str) -> str:
         return "not sent: the mailbox is suppressed"
     minutes = settings.SIGN_IN_LINK_MINUTES
     expires_at = timezone.now() + timedelta(minutes=minutes)
-    links = [(email.player, _new_link(email.player, expires_at)) for email in emails]
+    links = [(email.player, _new_link(email.player, expires_at, next_path)) for email in emails]
     try:
         sign_in_email(emails[0].address, links, minutes).send()
     except Exception:  # the provider is down, or refused it: whoever asked may ask again
@@ -63,9 +66,11 @@ def send_sign_in(address: str) -> str:
     return "sent"
 
 
-def _new_link(player: Player, expires_at: datetime) -> str:
+def _new_link(player: Player, expires_at: datetime, next_path: str) -> str:
     link = secrets.token_urlsafe(32)
-    SignInLink.objects.create(player=player, link_hash=token_hash(link), expires_at=expires_at)
+    SignInLink.objects.create(
+        player=player, link_hash=token_hash(link), expires_at=expires_at, next_path=next_path
+    )
     return link
 
 
@@ -85,13 +90,14 @@ def link_player(link: str) -> Player:
     return _usable(link).player
 
 
-def use_link(link: str) -> Player:
-    """The player a link signs in as, using it up; InvalidToken if it can't be used. The
-    row is locked, so of two taps racing one gets the player and the other the error."""
+def use_link(link: str) -> SignInLink:
+    """The link, used up, with its player; InvalidToken if it can't be used. The row is
+    locked, so of two taps racing one gets the link and the other the error."""
     with transaction.atomic():
-        found = SignInLink.objects.select_for_update().filter(link_hash=token_hash(link)).first()
+        locked = SignInLink.objects.select_for_update(of=("self",)).select_related("player")
+        found = locked.filter(link_hash=token_hash(link)).first()
         if found is None or found.used_at is not None or found.expires_at <= timezone.now():
             raise InvalidToken("this sign-in link is damaged, expired or used already")
         found.used_at = timezone.now()
         found.save(update_fields=["used_at"])
-        return found.player
+        return found

@@ -9,6 +9,7 @@ registrations) are made directly.
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
 import factory
@@ -25,6 +26,7 @@ from notifications.models import (
     Platform,
     Preferences,
     PushSubscription,
+    SignInLink,
 )
 from tests.finished_games import play_out
 from tests.notifications.helpers import deliver
@@ -172,6 +174,18 @@ class EmailAddressFactory(factory.django.DjangoModelFactory[EmailAddress]):
     player = factory.SubFactory(PlayerFactory)
     address = factory.Sequence(lambda n: f"player{n}@example.test")
     confirmed_at = factory.LazyFunction(timezone.now)
+
+
+class SignInLinkFactory(factory.django.DjangoModelFactory[SignInLink]):
+    """A mailed sign-in link, unused, for the configured minutes from now; the link itself
+    is not kept, only a hash of a random one."""
+
+    class Meta:
+        model = SignInLink
+
+    player = factory.SubFactory(PlayerFactory)
+    link_hash = factory.Sequence(lambda n: f"{n:064x}")
+    expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(minutes=30))
 
 
 class PreferencesFactory(factory.django.DjangoModelFactory[Preferences]):

@@ -7,7 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from bansugoroku.api.serializers import StrictSerializer, Text
+from bansugoroku.api.serializers import Address, StrictSerializer, Text
 from notifications.models import EmailMode, Kind
 
 MAX_MUTES = 500
@@ -67,3 +67,7 @@ class PreferencesSerializer(StrictSerializer):
 
 class ConfirmSerializer(StrictSerializer):
     token = Text(max_length=1000, help_text="The token of the confirmation link.")
+
+
+class SignInSerializer(StrictSerializer):
+    email = Address(max_length=254, help_text="The address a player confirmed for notices.")

@@ -1,4 +1,5 @@
-"""The notices API: preferences, the address's confirmation, one-click unsubscribe.
+"""The notices API: preferences, the address's confirmation, one-click unsubscribe, and
+the sign-in link mailed to a confirmed address.
 
 Setting the address itself is `PATCH /players/me` (`bansugoroku.api.views.MeView`),
 through `bansugoroku.api.confirmation`.
@@ -8,9 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,11 +21,16 @@ from rest_framework.views import APIView
 
 from bansugoroku.api import schema
 from bansugoroku.api.auth import player_of
-from bansugoroku.api.notice_serializers import ConfirmSerializer, PreferencesSerializer
+from bansugoroku.api.notice_serializers import (
+    ConfirmSerializer,
+    PreferencesSerializer,
+    SignInSerializer,
+)
 from bansugoroku.api.schema import component
 from bansugoroku.api.views import parse
 from bansugoroku.games.models import Player
-from notifications import addresses, preferences, shapes
+from bansugoroku.mail_limits import mail_wait, mailbox_throttles
+from notifications import addresses, preferences, shapes, sign_in
 from notifications.models import Channel, ConfirmationMail, EmailAddress, Kind, Preferences
 
 
@@ -140,3 +148,35 @@ class UnsubscribeView(APIView):
         preferences.unsubscribe(player_id=player_id, kind=kind)
         answer: shapes.Unsubscribed = {"unsubscribed": kind or "all"}
         return Response(answer)
+
+
+class SignInView(APIView):
+    """The sign-in page's request (`front.sign_in_pages`) for apps and API clients: the
+    same limits, and the same answer whoever has the address."""
+
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="players_sign_in",
+        tags=["players"],
+        auth=[],
+        request=SignInSerializer,
+        responses={202: component(shapes.SignInAsked)} | schema.problems(400),
+        summary="Mail a sign-in link to the players who confirmed an address",
+        description="202 whatever the address: if players confirmed it for their notices "
+        "(and its mailbox is not suppressed), it gets a mail with a link for each, which "
+        "signs a browser in as that player once, within `link_minutes`. 400 "
+        "`invalid_request` for an address that is not one. It counts against the limits "
+        "of the confirmation mails, per mailbox (THROTTLE_CONFIRM_EMAIL, "
+        "THROTTLE_CONFIRM_EMAIL_DAILY) and per client address "
+        "(THROTTLE_CONFIRM_EMAIL_ADDRESSES): 429 `throttled` beyond, with `Retry-After`.",
+    )
+    def post(self, request: Request) -> Response:
+        address = parse(SignInSerializer, request)["email"]
+        wait = mail_wait(request, mailbox_throttles(address))
+        if wait is not None:
+            raise Throttled(wait)
+        sign_in.queue_sign_in(address)
+        answer: shapes.SignInAsked = {"link_minutes": settings.SIGN_IN_LINK_MINUTES}
+        return Response(answer, status=202)

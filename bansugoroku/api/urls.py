@@ -9,6 +9,7 @@ urlpatterns = [
     path("players/me", views.MeView.as_view(), name="me"),
     path("players/me/notices", notice_views.NoticePreferencesView.as_view(), name="notices"),
     path("players/me/email/confirm", notice_views.EmailConfirmView.as_view(), name="email-confirm"),
+    path("sign-in", notice_views.SignInView.as_view(), name="sign-in"),
     path("unsubscribe/<str:token>", notice_views.UnsubscribeView.as_view(), name="unsubscribe"),
     path("tables", views.TablesView.as_view(), name="tables"),
     path(CODE, views.TableView.as_view(), name="table"),

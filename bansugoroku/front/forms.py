@@ -10,6 +10,7 @@ import unicodedata
 from typing import Any
 
 from django import forms
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -147,11 +148,27 @@ class JoinForm(PlayerForm):
         return table_code(self.cleaned_data["code"])
 
 
+def local_path(value: str) -> str:
+    """`value` if it is a path on this site, else "": where a page may send a browser on
+    to, never another site's page (an open redirect)."""
+    local = value.startswith("/") and url_has_allowed_host_and_scheme(value, allowed_hosts=None)
+    return value if local and len(value) <= MAX_NEXT else ""
+
+
+MAX_NEXT = 200
+"""Characters of a page to go on to: a table's is 13."""
+
+
 class SignInForm(forms.Form):
     """The address to mail sign-in links to, in the form a player's address is stored in
-    (`notifications.mailboxes.canonical`), so the worker finds it as it was set."""
+    (`notifications.mailboxes.canonical`), so the worker finds it as it was set; and the
+    page the links land on (`next`, a table's), dropped unless a path of this site."""
 
     email = forms.CharField(label=_("Your e-mail address"), max_length=254)
+    next = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def clean_next(self) -> str:
+        return local_path(self.cleaned_data["next"])
 
     def clean_email(self) -> str:
         try:

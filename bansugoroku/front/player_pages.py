@@ -6,7 +6,8 @@ page's script), which checks it as it does for the apps. The language is the pag
 own form, posted to `language`, which sets Django's language cookie and, when the
 browser has a player, their `locale` too, so that e-mails follow the pages. The
 notices' part is `notice_pages`. A browser that a device link switched to another
-player switches back here (`switch_player`, `identity.switch`).
+player switches back here (`switch_player`, `identity.switch`); and signs out every
+other browser that plays as its player (`sign_out_others`).
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
 
-from bansugoroku.front.identity import current_player, kept_players, switch
+from bansugoroku.front.identity import current_player, kept_players, remember, switch
 from bansugoroku.front.notice_pages import notices_context
 from bansugoroku.front.waits import closing_words, wait_words
 from bansugoroku.games import selectors, services
+from bansugoroku.games.models import Player
 from bansugoroku.vocabulary import seat_holder, table_status
 
 
@@ -54,10 +56,29 @@ def my_tables(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def settings_page(request: HttpRequest) -> HttpResponse:
-    player = current_player(request)
+    return _settings(request, current_player(request))
+
+
+def _settings(
+    request: HttpRequest, player: Player | None, signed_out: bool = False
+) -> HttpResponse:
     kept = [other for _, other in kept_players(request)]
-    context = {"player": player, "kept": kept} | (notices_context(player) if player else {})
+    context = {"player": player, "kept": kept, "signed_out": signed_out}
+    context |= notices_context(player) if player else {}
     return render(request, "front/settings.html", context)
+
+
+@require_POST
+def sign_out_others(request: HttpRequest) -> HttpResponse:
+    """Sign out every other browser and app that plays as this browser's player (a lost
+    phone, a shared computer): the player's tokens are replaced, this browser keeps
+    playing with the new one (`services.player_tokens_replace`)."""
+    player = current_player(request)
+    if player is None:
+        return render(request, "front/bad_request.html", status=400)
+    response = _settings(request, player, signed_out=True)
+    remember(response, services.player_tokens_replace(player=player))
+    return response
 
 
 @require_POST

@@ -6,7 +6,8 @@ the limits of every mail anyone may ask for (`bansugoroku.mail_limits`). Opening
 link only shows who this browser will play as (the "use on another device" page, with
 who it plays as now); its button (POST) uses the link. The browser then holds the
 player as a device link would leave it (`identity.switch`): with a token of its own,
-or the one it already held for that player, and the one it played as kept.
+or the one it already held for that player, and the one it played as kept; and it goes
+on to the page it asked from (a full table's invitation sends `?next=/tables/CODE`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from bansugoroku.front.device_views import switch_page
-from bansugoroku.front.forms import SignInForm
+from bansugoroku.front.forms import SignInForm, local_path
 from bansugoroku.front.identity import current_player, held_token, switch
 from bansugoroku.games import services
 from bansugoroku.mail_limits import mail_wait, mailbox_throttles
@@ -35,8 +36,10 @@ MAX_LINK = 100
 
 @GET_OR_POST
 def sign_in(request: HttpRequest) -> HttpResponse:
-    """ "Send me a sign-in link": GET shows the form, POST queues the mail."""
-    form = SignInForm(request.POST if request.method == "POST" else None)
+    """ "Send me a sign-in link": GET shows the form, POST queues the mail. `next`, in
+    the query and then in the form, is the page the link lands on (a table's)."""
+    data = request.POST if request.method == "POST" else None
+    form = SignInForm(data, initial={"next": local_path(request.GET.get("next", ""))})
     context: dict[str, Any] = {"form": form, "player": current_player(request)}
     if request.method != "POST":
         return render(request, "front/sign_in.html", context)
@@ -48,7 +51,7 @@ def sign_in(request: HttpRequest) -> HttpResponse:
         response = render(request, "front/sign_in.html", context | {"wait": wait}, status=429)
         response["Retry-After"] = str(wait)
         return response
-    links.queue_sign_in(address)
+    links.queue_sign_in(address, form.cleaned_data["next"])
     context |= {"sent": True, "minutes": settings.SIGN_IN_LINK_MINUTES}
     return render(request, "front/sign_in.html", context)
 
@@ -63,10 +66,11 @@ def sign_in_link(request: HttpRequest, link: str) -> HttpResponse:
             player = links.link_player(link)
             return switch_page(request, player, held_token(request, player) or "")
         with transaction.atomic():
-            player = links.use_link(link)
+            used = links.use_link(link)
+            player = used.player
             token = held_token(request, player) or services.player_token_add(player=player)
     except InvalidToken:
         return render(request, "front/sign_in.html", {"refused": True}, status=400)
-    response = redirect("home")
+    response = redirect(local_path(used.next_path) or "home")
     switch(request, response, token)
     return response

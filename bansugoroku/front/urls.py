@@ -28,6 +28,7 @@ urlpatterns = [
     path("me/next-table", waiting.next_table, name="next-table"),
     path("settings", player_pages.settings_page, name="settings"),
     path("settings/player", player_pages.switch_player, name="settings-player"),
+    path("settings/sign-out", player_pages.sign_out_others, name="sign-out-others"),
     path("language", player_pages.language, name="language"),
     path("settings/notices", notice_pages.notices, name="settings-notices"),
     path("settings/email/confirm", notice_pages.email_confirm, name="email-confirm"),

@@ -11,6 +11,10 @@ they leave behind are deleted.
   e-mail address, push subscriptions) must point at the player with
   `on_delete=models.CASCADE`, so it goes with them.
 
+Other apps keep rows of their own that expire: each registers what deletes them
+(`purges.add_purge`, from its app's `ready`), and the purge runs it too: the notices'
+used and expired sign-in links so. The games import none of them.
+
 Each batch locks its tables `FOR UPDATE SKIP LOCKED` and checks their age again under
 the lock, so a table a move is changing right now is left for the next run, and a move
 waiting for the lock finds the table gone (404), never half of it. Players are locked
@@ -21,7 +25,7 @@ skipped.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -29,6 +33,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from bansugoroku.games import purges
 from bansugoroku.games.models import Player, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -44,6 +49,13 @@ BATCH = 200
 class Purged:
     tables: int
     players: int
+    others: dict[str, int] = field(default_factory=dict)
+    """What each of the other apps' purges deleted, by what it deletes."""
+
+    def summary(self) -> str:
+        counts = [f"{self.tables} tables", f"{self.players} players"]
+        counts += [f"{count} {what}" for what, count in self.others.items()]
+        return ", ".join(counts[:-1]) + f" and {counts[-1]}"
 
 
 def purge(now: datetime | None = None) -> Purged:
@@ -55,8 +67,10 @@ def purge(now: datetime | None = None) -> Purged:
     players = 0
     while deleted := _purge_players(now - timedelta(days=settings.RETENTION_PLAYER_DAYS)):
         players += deleted
-    log.info("purge: %d tables and %d players deleted", tables, players)
-    return Purged(tables, players)
+    others = purges.run_others(now)
+    purged = Purged(tables, players, others)
+    log.info("purge: %s deleted", purged.summary())
+    return purged
 
 
 def _purge_tables(before: datetime) -> int:

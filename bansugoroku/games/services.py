@@ -81,6 +81,19 @@ def player_token_add(*, player: Player) -> str:
     return token
 
 
+@transaction.atomic
+def player_tokens_replace(*, player: Player) -> str:
+    """Sign out every browser and app that plays as the player: their own token is
+    replaced by a new one, returned for the one browser that asked, and the tokens of
+    the browsers signed in by mail are deleted. Device links made before carry the old
+    token, so they stop working too."""
+    token = new_token()
+    player.token_hash = token_hash(token)
+    player.save(update_fields=["token_hash"])
+    SignedInToken.objects.filter(player=player).delete()
+    return token
+
+
 def player_update(*, player: Player, name: str | None = None, locale: str | None = None) -> Player:
     if name is not None:
         player.name = name

@@ -235,7 +235,7 @@ def test_two_taps_racing_for_one_link_get_it_once():
     def use() -> None:
         try:
             start.wait()
-            results.append(sign_in.use_link(link).name)
+            results.append(sign_in.use_link(link).player.name)
         except InvalidToken:
             results.append("refused")
         finally:
@@ -255,6 +255,88 @@ def test_the_pages_a_browser_without_the_seat_lands_on_offer_the_link(db):
     joined = Client()
     joined.cookies[COOKIE] = guest.token
     joined.post("/join", {"code": code})
-    for page in (f"/tables/{code}", "/", "/settings/notices", "/settings"):
+    for page in ("/", "/settings/notices", "/settings"):
         answer = Client().get(page, follow=True)
         assert 'href="/sign-in"' in answer.content.decode(), page
+    table = Client().get(f"/tables/{code}", follow=True).content.decode()
+    assert f'href="/sign-in?next=%2Ftables%2F{code}"' in table
+
+
+def test_the_link_lands_on_the_table_it_was_asked_from(db):
+    aiko = player_at("aiko@example.com")
+    code = TableFactory(host=aiko).code
+    form = Client().get(f"/sign-in?next=/tables/{code}").content.decode()
+    assert f'name="next" value="/tables/{code}"' in form
+    answer = Client().post("/sign-in", {"email": "aiko@example.com", "next": f"/tables/{code}"})
+    assert answer.status_code == 200
+    send_sign_ins()
+    browser = Client()
+    used = browser.post(links_in(mail.outbox[0])[0])
+    assert used.status_code == 302 and used["Location"] == f"/tables/{code}"
+    assert browser.get(used["Location"]).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "elsewhere",
+    [
+        "https://evil.example/",
+        "//evil.example/x",
+        "/\\evil.example",
+        "\\\\evil.example",
+        "///evil.example",
+        "javascript:alert(1)",
+        "tables/ABCDEF",
+        "/" + "x" * 300,
+    ],
+)
+def test_a_link_never_lands_on_another_site(db, elsewhere):
+    player_at("aiko@example.com")
+    form = Client().get("/sign-in", {"next": elsewhere}).content.decode()
+    (field,) = re.findall(r'<input [^>]*id="id_next"[^>]*>', form)
+    assert "value" not in field
+    answer = Client().post("/sign-in", {"email": "aiko@example.com", "next": elsewhere})
+    assert answer.status_code == 200
+    send_sign_ins()
+    assert SignInLink.objects.get().next_path == ""
+    used = Client().post(links_in(mail.outbox[0])[0])
+    assert used.status_code == 302 and used["Location"] == "/"
+
+
+def test_a_stored_path_is_checked_again_where_the_link_lands(db):
+    """Only a checked path is stored; one stored otherwise still lands home."""
+    player_at("aiko@example.com")
+    sign_in.send_sign_in("aiko@example.com", "//evil.example")
+    used = Client().post(links_in(mail.outbox[0])[0])
+    assert used.status_code == 302 and used["Location"] == "/"
+
+
+def test_signing_out_the_other_browsers_leaves_only_this_one(db):
+    aiko = player_at("aiko@example.com")
+    code = TableFactory(host=aiko).code
+    first = Client()
+    first.cookies[COOKIE] = aiko.token
+    phone, laptop = Client(), Client()
+    for browser in (phone, laptop):
+        ask("aiko@example.com")
+        send_sign_ins()
+        browser.post(links_in(mail.outbox[-1])[0])
+    assert SignedInToken.objects.count() == 2
+    answer = phone.post("/settings/sign-out")
+    assert answer.status_code == 200
+    assert "only this browser plays as Aiko now" in answer.content.decode()
+    assert phone.get(f"/tables/{code}").status_code == 200, "this one carries on"
+    for other in (first, laptop):
+        assert other.get(f"/tables/{code}").status_code == 302, "to the invitation"
+    app = {"HTTP_AUTHORIZATION": f"Bearer {aiko.token}"}
+    assert Client().get("/api/v1/players/me", **app).status_code == 401
+    assert not SignedInToken.objects.exists()
+
+
+def test_signing_out_needs_a_player_and_a_post(db):
+    assert Client().post("/settings/sign-out").status_code == 400
+    browser = Client()
+    browser.cookies[COOKIE] = PlayerFactory().token
+    assert browser.get("/settings/sign-out").status_code == 405
+    strict = Client(enforce_csrf_checks=True)
+    strict.cookies[COOKIE] = PlayerFactory().token
+    assert strict.post("/settings/sign-out").status_code == 403

@@ -15,10 +15,13 @@ from django.utils import timezone
 
 from bansugoroku.games import retention, services, tasks
 from bansugoroku.games.models import Event, Game, Player, Seat, Table, Turn
-from tests.factories import GameFactory, PlayerFactory, TableFactory
+from notifications.models import SignInLink
+from tests.factories import GameFactory, PlayerFactory, SignInLinkFactory, TableFactory
 from tests.finished_games import whole_play
 
 NOW = datetime(2027, 6, 1, 12, tzinfo=UTC)
+NO_LINKS = {"sign-in links": 0}
+"""What the notices' purge deletes where no sign-in link was asked for."""
 
 
 @pytest.fixture(autouse=True)
@@ -120,11 +123,11 @@ def test_a_player_without_a_table_stays_for_the_period_after_being_created():
         TableFactory(host=host)  # waiting for a guest: still used
 
     with time_machine.travel(NOW, tick=False):
-        assert retention.purge() == retention.Purged(tables=0, players=1)
+        assert retention.purge() == retention.Purged(tables=0, players=1, others=NO_LINKS)
     assert sorted(Player.objects.values_list("name", flat=True)) == ["Host", "New"]
 
     with time_machine.travel(NOW + timedelta(days=171), tick=False):
-        assert retention.purge() == retention.Purged(tables=1, players=2)
+        assert retention.purge() == retention.Purged(tables=1, players=2, others=NO_LINKS)
     assert not Player.objects.exists()
 
 
@@ -133,7 +136,7 @@ def test_purging_again_deletes_nothing_more():
     player("Old", NOW - timedelta(days=31))
     with time_machine.travel(NOW, tick=False):
         assert retention.purge().players == 1
-        assert retention.purge() == retention.Purged(0, 0)
+        assert retention.purge() == retention.Purged(0, 0, others=NO_LINKS)
 
 
 @pytest.mark.django_db
@@ -152,7 +155,7 @@ def test_the_command_purges_here_with_now_and_else_queues_it(capsys):
         assert "Queued" in capsys.readouterr().out
         assert Player.objects.count() == 1
         call_command("purge", "--now")
-    assert "Deleted 0 tables and 1 players." in capsys.readouterr().out
+    assert "Deleted 0 tables, 1 players and 0 sign-in links." in capsys.readouterr().out
     assert not Player.objects.exists()
 
 
@@ -161,6 +164,29 @@ def test_the_beat_task_purges():
     player("Old", NOW - timedelta(days=31))
     with time_machine.travel(NOW, tick=False):
         assert tasks.purge() == (0, 1)
+
+
+@pytest.mark.django_db
+def test_the_hourly_purge_deletes_the_sign_in_links_that_can_no_longer_be_used():
+    with time_machine.travel(NOW - timedelta(hours=2), tick=False):
+        expired = SignInLinkFactory()
+        used = SignInLinkFactory(used_at=timezone.now())
+    with time_machine.travel(NOW, tick=False):
+        fresh = SignInLinkFactory()
+        used_now = SignInLinkFactory(used_at=timezone.now())
+        tasks.purge()
+    assert list(SignInLink.objects.all()) == [fresh]
+    for gone in (expired, used, used_now):
+        assert Player.objects.filter(pk=gone.player_id).exists(), "the link only"
+
+
+@pytest.mark.django_db
+def test_the_command_counts_the_sign_in_links(capsys):
+    with time_machine.travel(NOW - timedelta(hours=1), tick=False):
+        SignInLinkFactory.create_batch(2)
+    with time_machine.travel(NOW, tick=False):
+        call_command("purge", "--now")
+    assert "Deleted 0 tables, 0 players and 2 sign-in links." in capsys.readouterr().out
 
 
 def test_beat_runs_the_purge_every_hour(settings):
@@ -193,10 +219,10 @@ def test_a_table_being_changed_is_left_for_the_next_run():
     assert locked.wait(30)
     try:
         with time_machine.travel(NOW, tick=False):
-            assert retention.purge() == retention.Purged(0, 0)
+            assert retention.purge() == retention.Purged(0, 0, others=NO_LINKS)
         assert Table.objects.filter(code=code).exists()
     finally:
         release.set()
         holder.join(30)
     with time_machine.travel(NOW, tick=False):
-        assert retention.purge() == retention.Purged(1, 1)
+        assert retention.purge() == retention.Purged(1, 1, others=NO_LINKS)

@@ -14,7 +14,8 @@ from bansugoroku.games import retention
 class Command(BaseCommand):
     help = (
         "Delete the tables no one changed for RETENTION_TABLE_DAYS and the players left "
-        "with no table after RETENTION_PLAYER_DAYS, as the data page promises."
+        "with no table after RETENTION_PLAYER_DAYS, as the data page promises, and what "
+        "other apps registered (used and expired sign-in links)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -30,4 +31,4 @@ class Command(BaseCommand):
             self.stdout.write("Queued the purge for the worker; --now runs it here instead.")
             return
         purged = retention.purge()
-        self.stdout.write(f"Deleted {purged.tables} tables and {purged.players} players.")
+        self.stdout.write(f"Deleted {purged.summary()}.")
