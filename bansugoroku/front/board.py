@@ -40,6 +40,7 @@ STEP = 25  # from one stone's centre to the next along a stack
 SHOWN = 4  # stones drawn on a place; the last shows the count when there are more
 STONES_Y = 2 + RADIUS  # a stack's centre line, below its row's top
 LABEL_Y = ROW - 3  # a name's baseline, below its row's top: clear of the stones above it
+LABEL_INSET = 8  # a point's name from the gutter, clear of the rules' route beside it
 
 
 class Place(TypedDict):
@@ -131,7 +132,7 @@ def triangles() -> list[Triangle]:
                 "points": f"{base},{y + 2} {tip},{y + ROW // 2} {base},{y + ROW - 2}",
                 "shade": "dark" if point % 2 else "light",
                 "label": point_name(point),
-                "label_x": x + 4 if right else x + HALF - 4,
+                "label_x": x + LABEL_INSET if right else x + HALF - LABEL_INSET,
                 "label_y": y + LABEL_Y,
                 "anchor": "start" if right else "end",
             }
