@@ -8,12 +8,15 @@ state on the `places` it is handed and makes those places its tap targets, so th
 browser needs no rules and no geometry of its own.
 
 The board stands upright, two columns of twelve points, each a row tall enough for a
-finger (44 px on a phone). The right column is the viewer's side, Out 1 (point 12) at
-the top down to In 1 (point 1), their home at the bottom right; the left column is the
-opponent's side, their Out 1 (13) at the top down to their In 1 (24) at the bottom
-left, so the viewer's stones travel up the left column and down the right one. The bar
-lies across the middle and the borne-off stones below the board, the viewer's on the
-right, the opponent's on the left.
+finger (44 px on a phone), and no taller: the whole board, with the dice and the Play
+button under it, fits the first screen of a 360x740 phone. The right column is the
+viewer's side, Out 1 (point 12) at the top down to In 1 (point 1), their home at the
+bottom right; the left column is the opponent's side, their Out 1 (13) at the top down
+to their In 1 (24) at the bottom left, so the viewer's stones travel up the left
+column and down the right one. The bar lies across the middle and the borne-off stones
+below the board, the viewer's on the right, the opponent's on the left. In every place
+the stones stack along the top of its row and its name is written along the bottom, so
+no stone ever hides a name, however long the language makes it.
 """
 
 from __future__ import annotations
@@ -23,18 +26,21 @@ from typing import TypedDict
 from bansugoroku.vocabulary import THEIR_BAR, THEIR_OFF, point_name
 from engine.position import BAR, OFF
 
-ROW = 44  # a point's height
+ROW = 44  # a point's height, as is every tray's: the least a finger needs
 HALF = 166  # a column's width
 GUTTER = 8  # between the columns
 WIDTH = 2 * HALF + GUTTER
-BAR_TOP, BAR_HEIGHT = 6 * ROW, 48
-LOWER_TOP = BAR_TOP + BAR_HEIGHT  # the columns' lower halves
-OFF_TOP, OFF_HEIGHT = LOWER_TOP + 6 * ROW + 8, 56
-HEIGHT = OFF_TOP + OFF_HEIGHT
-RADIUS = 13
-STEP = 27  # from one stone's centre to the next along a stack
+BAR_TOP = 6 * ROW
+LOWER_TOP = BAR_TOP + ROW  # the columns' lower halves
+OFF_GAP = 4  # between the board and the borne-off trays
+OFF_TOP = LOWER_TOP + 6 * ROW + OFF_GAP
+HEIGHT = OFF_TOP + ROW
+RADIUS = 12
+STEP = 25  # from one stone's centre to the next along a stack
 SHOWN = 4  # stones drawn on a place; the last shows the count when there are more
-TRAY_INSET = 8  # a tray's stones sit below its label
+STONES_Y = 2 + RADIUS  # a stack's centre line, below its row's top
+LABEL_Y = ROW - 3  # a name's baseline, below its row's top: clear of the stones above it
+LABEL_INSET = 8  # a point's name from the gutter, clear of the rules' route beside it
 
 
 class Place(TypedDict):
@@ -82,58 +88,52 @@ def _row_top(row: int) -> int:
     return row * ROW if row < 6 else LOWER_TOP + (row - 6) * ROW
 
 
-def _point_area(point: int) -> tuple[int, int, int, int]:
-    """The right column holds 12 down to 1, the left one 13 down to 24."""
+def _point_corner(point: int) -> tuple[int, int]:
+    """A point's top left corner: the right column holds 12 down to 1, the left one 13
+    down to 24."""
     if point <= 12:
-        return (WIDTH - HALF, _row_top(12 - point), HALF, ROW)
-    return (0, _row_top(point - 13), HALF, ROW)
+        return (WIDTH - HALF, _row_top(12 - point))
+    return (0, _row_top(point - 13))
 
 
 def places() -> dict[str, Place]:
     """Every place stones stand, by the table state's numbering from the viewer's side:
     "1" to "24" the points, "25" the viewer's bar and "0" their stones off, then
-    "their_bar" and "their_off". A point's stones stack from the column's outer edge."""
-    found: dict[str, Place] = {}
-    for point in range(1, 25):
-        x, y, width, height = _point_area(point)
-        right = point <= 12
-        first = x + HALF - 16 if right else x + 16
-        found[str(point)] = {
-            "area": (x, y, width, height),
-            "stack": (first, y + height // 2, -STEP if right else STEP),
-        }
-    trays = {
-        str(BAR): (WIDTH - HALF, BAR_TOP, BAR_HEIGHT),
-        "their_bar": (0, BAR_TOP, BAR_HEIGHT),
-        str(OFF): (WIDTH - HALF, OFF_TOP, OFF_HEIGHT),
-        "their_off": (0, OFF_TOP, OFF_HEIGHT),
+    "their_bar" and "their_off". Every place is a column's width and a row's height; its
+    stones stack from the column's outer edge along the top of the row."""
+    corners = {str(point): _point_corner(point) for point in range(1, 25)}
+    corners |= {
+        str(BAR): (WIDTH - HALF, BAR_TOP),
+        "their_bar": (0, BAR_TOP),
+        str(OFF): (WIDTH - HALF, OFF_TOP),
+        "their_off": (0, OFF_TOP),
     }
-    for place, (x, y, height) in trays.items():
+    found: dict[str, Place] = {}
+    for place, (x, y) in corners.items():
         right = x > 0
         first = x + HALF - 16 if right else x + 16
-        middle = y + TRAY_INSET + (height - TRAY_INSET) // 2
         found[place] = {
-            "area": (x, y, HALF, height),
-            "stack": (first, middle, -STEP if right else STEP),
+            "area": (x, y, HALF, ROW),
+            "stack": (first, y + STONES_Y, -STEP if right else STEP),
         }
     return found
 
 
 def triangles() -> list[Triangle]:
     """Points 1-24 in order, each pointing from its column's outer edge to the gutter,
-    named from the viewer's side beside the gutter."""
+    named from the viewer's side beside the gutter, under the stones' line."""
     drawn: list[Triangle] = []
     for point in range(1, 25):
-        x, y, _, height = _point_area(point)
+        x, y = _point_corner(point)
         right = point <= 12
         base, tip = (x + HALF, x + 16) if right else (x, x + HALF - 16)
         drawn.append(
             {
-                "points": f"{base},{y + 2} {tip},{y + height // 2} {base},{y + height - 2}",
+                "points": f"{base},{y + 2} {tip},{y + ROW // 2} {base},{y + ROW - 2}",
                 "shade": "dark" if point % 2 else "light",
                 "label": point_name(point),
-                "label_x": x + 4 if right else x + HALF - 4,
-                "label_y": y + height - 6,
+                "label_x": x + LABEL_INSET if right else x + HALF - LABEL_INSET,
+                "label_y": y + LABEL_Y,
                 "anchor": "start" if right else "end",
             }
         )
@@ -141,7 +141,8 @@ def triangles() -> list[Triangle]:
 
 
 def trays() -> list[Tray]:
-    """The bars across the middle and the borne-off trays below, each side's named."""
+    """The bars across the middle and the borne-off trays below, each side's named in
+    the middle under its stones."""
     names = {
         str(BAR): point_name(BAR),
         "their_bar": str(THEIR_BAR),
@@ -159,7 +160,7 @@ def trays() -> list[Tray]:
                 "height": height,
                 "label": name,
                 "label_x": x + width // 2,
-                "label_y": y + 14,
+                "label_y": y + LABEL_Y,
                 "own": not place.startswith("their"),
             }
         )
@@ -212,7 +213,7 @@ def board(
         "route": route() if show_route else None,
         "width": WIDTH,
         "height": HEIGHT,
-        "columns_height": OFF_TOP - TRAY_INSET,
+        "columns_height": OFF_TOP - OFF_GAP,
         "gutter_x": HALF,
         "gutter": GUTTER,
         "triangles": triangles(),
