@@ -55,10 +55,15 @@ def test_the_next_table_is_the_longest_waiting_other_than_this_one(host: Api, gu
     waiting = [code for code in codes if mover(code, host, guest)[0].token == player.token]
     answer = browser(player).get("/me/next-table", {"not": waiting[0]}).json()
     assert answer["count"] == len(waiting)
+    assert (
+        answer["label"]
+        == f"{len(waiting)} table{'s wait' if len(waiting) > 1 else ' waits'} for your move"
+    )
     assert answer["next"] == (f"/tables/{waiting[1]}" if len(waiting) > 1 else None)
     first = browser(player).get("/me/next-table", {"not": "not a code"}).json()
     assert first["next"] == f"/tables/{waiting[0]}"
-    assert Client().get("/me/next-table").json() == {"count": 0, "next": None}
+    nobody = {"count": 0, "label": "0 tables wait for your move", "next": None}
+    assert Client().get("/me/next-table").json() == nobody
     assert Client().post("/me/next-table").status_code == 405
 
 
