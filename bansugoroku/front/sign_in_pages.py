@@ -6,7 +6,8 @@ the limits of every mail anyone may ask for (`bansugoroku.mail_limits`). Opening
 link only shows who this browser will play as (the "use on another device" page, with
 who it plays as now); its button (POST) uses the link. The browser then holds the
 player as a device link would leave it (`identity.switch`): with a token of its own,
-or the one it already held for that player, and the one it played as kept.
+or the one it already held for that player, and the one it played as kept; and it goes
+to the table that has waited longest for that player's move (home when none does).
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from bansugoroku.front.device_views import switch_page
 from bansugoroku.front.forms import SignInForm
 from bansugoroku.front.identity import current_player, held_token, switch
+from bansugoroku.front.waiting import waiting_of
 from bansugoroku.games import services
 from bansugoroku.mail_limits import mail_wait, mailbox_throttles
 from notifications import sign_in as links
@@ -67,6 +70,7 @@ def sign_in_link(request: HttpRequest, link: str) -> HttpResponse:
             token = held_token(request, player) or services.player_token_add(player=player)
     except InvalidToken:
         return render(request, "front/sign_in.html", {"refused": True}, status=400)
-    response = redirect("home")
+    # The mail was most likely "your turn": straight to the table that waits longest.
+    response = redirect(waiting_of(token).next_after("") or reverse("home"))
     switch(request, response, token)
     return response

@@ -42,9 +42,13 @@ class Waiting:
 NOBODY = Waiting(0, [])
 
 
-def waiting_for(request: HttpRequest) -> Waiting:
-    token = token_of(request)
+def waiting_of(token: str | None) -> Waiting:
+    """The tables waiting for the move of the player holding `token`, of either kind."""
     return NOBODY if token is None else Waiting(*tables_waiting(token_hash(token)))
+
+
+def waiting_for(request: HttpRequest) -> Waiting:
+    return waiting_of(token_of(request))
 
 
 def waiting(request: HttpRequest) -> dict[str, object]:

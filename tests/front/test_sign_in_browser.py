@@ -15,6 +15,7 @@ from tests.front.browsers import (
     PHONE,
     Watched,
     assert_fits,
+    my_turn,
     needs_chromium,
     play_one_move,
     shoot,
@@ -55,12 +56,11 @@ def test_a_second_device_signs_in_from_a_mails_link_and_plays(chromium, server, 
     assert page.get_by_text("This browser will play as Aiko").is_visible()
     shoot(page, "sign-in-360x740-use")
     page.click('[data-test="use-device"]')
-    page.wait_for_url(server + "/")
-    assert page.get_by_text("You play as Aiko.").is_visible()
-    page.goto(f"{server}/tables/{code}")
+    page.wait_for_url(f"{server}/tables/{code}")  # the table waiting for her move
     page.locator("[data-movable]").first.wait_for(timeout=5000)
     before = laptop.page.locator("#board").get_attribute("data-version")
-    play_one_move(page)
+    while my_turn(page):  # the whole turn: a draft is sent by its last move's Play
+        play_one_move(page)
     shoot(page, "sign-in-360x740-played")
     # The first device plays on: it sees the move made on the second.
     laptop.page.locator(f'#board:not([data-version="{before}"])').wait_for(timeout=5000)
