@@ -126,6 +126,10 @@ def test_the_point_where_their_latest_play_hit_is_marked(
 
     page = open_as(players[0], server, aiko, code)
     assert my_turn(page)
+    # In her numbering, as the board and the mails have it: his 6 point is her 19.
+    assert told(page) == [
+        "Turn 2: Ben played 19/22* 19/21 with 3-2 and hit your stone: it waits on the bar."
+    ]
     struck = page.locator(".pt[data-struck]")
     assert struck.evaluate_all("els => els.map(e => +e.dataset.point)") == [22]
     assert struck.get_attribute("aria-label").endswith(". Their last play hit your stone here.")

@@ -372,11 +372,17 @@ function statusText() {
   return texts.your_turn + " " + texts.choose_stone;
 }
 
-// A play's notation with `bar` and `off` in the reader's language, as the pages and
-// mails write it (`vocabulary.play_text`); the API keeps the machine's words.
+// The opponent's play as this player's board numbers the points (25 - n: the state's
+// notation is in the mover's numbering), with `bar` and `off` in the reader's language,
+// as the mails write it (`notifications.content.play_seen`); the API keeps the machine's.
 function playText(notation) {
-  return notation.replace(/\b(bar|off)\b/g, (word) => texts["notation_" + word]);
+  return notation
+    .replace(/\d+/g, (point) => String(25 - Number(point)))
+    .replace(/\b(bar|off)\b/g, (word) => texts["notation_" + word]);
 }
+
+// A roll as the mails write it, the higher die first: "5-3".
+const diceText = (dice) => [...dice].sort((a, b) => b - a).join("-");
 
 // What to tell about the game: its opening roll on the first turn, then every turn
 // since this player's last play (the opponent's plays, with the dice and hits, and
@@ -392,13 +398,13 @@ function news() {
     told.opening = fmt(texts.opening, { you, them, name });
   }
   for (const turn of game.since_your_play) {
-    const values = { name, turn: turn.turn, dice: turn.dice.join("-"), notation: playText(turn.notation) };
+    const values = { name, turn: turn.turn, dice: diceText(turn.dice), notation: playText(turn.notation) };
     const passed = turn.yours ? texts.you_passed : texts.they_passed;
     const played = turn.hit ? texts.they_hit : texts.they_played;
     told.since.push(fmt(turn.passed ? passed : played, values));
   }
   if (game.since_your_play.length && myTurn()) {
-    told.now = fmt(texts.your_roll, { turn: game.turn.number, dice: game.turn.dice.join("-") });
+    told.now = fmt(texts.your_roll, { turn: game.turn.number, dice: diceText(game.turn.dice) });
   }
   return told;
 }
