@@ -45,6 +45,17 @@ def format_play(position: Position, moves: tuple[Move, ...] | list[Move]) -> str
     )
 
 
+def marked_hits(text: str) -> tuple[bool, ...]:
+    """Which moves of a play `format_play` wrote hit, in order: those it marked `*`.
+
+    >>> marked_hits("bar/22* 13/9 9/5*")
+    (True, False, True)
+    >>> marked_hits("pass")
+    ()
+    """
+    return () if text.strip() == PASS else tuple(token.endswith("*") for token in text.split())
+
+
 def parse_play(text: str) -> tuple[Move, ...]:
     """Read a play; hit marks are accepted and ignored (the position decides hits).
 

@@ -118,7 +118,8 @@ def _waiting_line(seat: Seat, other: Seat) -> TableLine:
                 "dice": dice_text(play["dice"]),
             }
         )
-    for passed in game.recent.get("passes", [[], []])[seat.number]:
+    since = game.recent.get("since", [[], []])[seat.number]
+    for passed in (told for told in since if "moves" not in told):  # a pass has no moves
         who = them if passed["seat"] == other.number else _("You")
         lines.append(
             _("%(name)s rolled %(dice)s and could not move.")

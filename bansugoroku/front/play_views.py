@@ -22,6 +22,7 @@ from bansugoroku.front.waiting import waiting_for
 from bansugoroku.front.waits import closing_words, wait_words
 from bansugoroku.games import selectors, services
 from bansugoroku.games.errors import ServiceError, TableNotFound
+from bansugoroku.games.idle import WARN_DAYS
 from bansugoroku.games.models import Player
 from bansugoroku.locales import preferred_locale
 from bansugoroku.throttles import join_guess_wait
@@ -162,6 +163,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
             "radius": board.RADIUS,
             "shown": board.SHOWN,
             "start": start,
+            "warn_days": max(WARN_DAYS),
         },
         "qr": qr_svg(state["invite_url"]),
         "seat_free": any(seat["free"] for seat in state["seats"]),

@@ -7,7 +7,8 @@ link only shows who this browser will play as (the "use on another device" page,
 who it plays as now); its button (POST) uses the link. The browser then holds the
 player as a device link would leave it (`identity.switch`): with a token of its own,
 or the one it already held for that player, and the one it played as kept; and it goes
-on to the page it asked from (a full table's invitation sends `?next=/tables/CODE`).
+on to the page it asked from (a full table's invitation sends `?next=/tables/CODE`),
+else to the table that has waited longest for that player's move (home when none does).
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from bansugoroku.front.device_views import switch_page
 from bansugoroku.front.forms import SignInForm, local_path
 from bansugoroku.front.identity import current_player, held_token, switch
+from bansugoroku.front.waiting import waiting_of
 from bansugoroku.games import services
 from bansugoroku.mail_limits import mail_wait, mailbox_throttles
 from notifications import sign_in as links
@@ -71,6 +74,9 @@ def sign_in_link(request: HttpRequest, link: str) -> HttpResponse:
             token = held_token(request, player) or services.player_token_add(player=player)
     except InvalidToken:
         return render(request, "front/sign_in.html", {"refused": True}, status=400)
-    response = redirect(local_path(used.next_path) or "home")
+    # The page it asked from; else, the mail being most likely "your turn", the table
+    # that has waited longest for the player's move.
+    fallback = waiting_of(token).next_after("") or reverse("home")
+    response = redirect(local_path(used.next_path) or fallback)
     switch(request, response, token)
     return response

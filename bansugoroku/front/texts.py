@@ -54,6 +54,10 @@ TABLE_TEXTS: dict[str, Promise] = {
     "stale": _("The table changed meanwhile: this is how it stands now."),
     "failed": _("That did not work: %(detail)s"),
     "copied": _("Link copied."),
+    "hit_here": _("Their last play hit your stone here."),
+    "waited_you": _("Waiting for you for %(time)s"),
+    "waited_them": _("Waiting for %(name)s for %(time)s"),
+    "closes": _("Closes %(when)s without a move"),
 }
 
 

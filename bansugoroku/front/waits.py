@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 from datetime import datetime, timedelta
 
-from django.conf import settings
 from django.utils.timesince import timesince
 from django.utils.translation import gettext, ngettext
 
@@ -30,10 +29,9 @@ def wait_words(table: Table, *, your_turn: bool, opponent: str | None, now: date
 def closes_in_days(table: Table, *, now: datetime) -> int | None:
     """Whole days, rounded up, until the table closes for idling, once the first warning
     is near (`idle.WARN_DAYS`); None before, or for a closed table."""
-    if table.state == TableState.CLOSED:
+    if table.closes_at is None:
         return None
-    closes_at = table.active_at + timedelta(days=settings.IDLE_CLOSE_DAYS)
-    days = max(1, math.ceil((closes_at - now) / timedelta(days=1)))
+    days = max(1, math.ceil((table.closes_at - now) / timedelta(days=1)))
     return days if days <= max(WARN_DAYS) else None
 
 

@@ -7,6 +7,9 @@ agree. Positions are stored as engine position ids seen from the first seat (Bla
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -133,6 +136,14 @@ class Table(models.Model):
     @property
     def score(self) -> tuple[int, int]:
         return self.score_black, self.score_white
+
+    @property
+    def closes_at(self) -> datetime | None:
+        """When the idle close (`games.idle`) takes the table if nobody plays before;
+        None once it is closed."""
+        if self.state == TableState.CLOSED:
+            return None
+        return self.active_at + timedelta(days=settings.IDLE_CLOSE_DAYS)
 
     @property
     def seat_to_move(self) -> int | None:

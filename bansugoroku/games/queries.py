@@ -170,14 +170,18 @@ def tables_of_player(player_id: int) -> list[tuple[Seat, Table, Game | None, Sea
 
 _WAITING_SQL = f"""
     SELECT t.code, count(*) OVER ()
-    FROM {Player._meta.db_table} p
-    JOIN {Seat._meta.db_table} s ON s.player_id = p.id
+    FROM {Seat._meta.db_table} s
     JOIN {Table._meta.db_table} t ON t.id = s.table_id
     LEFT JOIN {Game._meta.db_table} g ON g.id = t.current_game_id
-    WHERE p.token_hash = %s AND {_SEAT_TO_MOVE} = s.number
+    WHERE s.player_id IN (
+        SELECT id FROM {Player._meta.db_table} WHERE token_hash = %(hash)s
+        UNION ALL
+        SELECT player_id FROM {SignedInToken._meta.db_table} WHERE token_hash = %(hash)s
+    ) AND {_SEAT_TO_MOVE} = s.number
     ORDER BY t.updated_at, t.id
     LIMIT 2
 """
+"""The player is found by either kind of token, as `_PLAYER_SQL` finds them."""
 
 
 def tables_waiting(token_hash: str) -> tuple[int, list[str]]:
@@ -187,7 +191,7 @@ def tables_waiting(token_hash: str) -> tuple[int, list[str]]:
     pages need no player row for it."""
     db = _db()
     with db.cursor() as cursor:
-        cursor.execute(_WAITING_SQL, [token_hash])
+        cursor.execute(_WAITING_SQL, {"hash": token_hash})
         rows = cursor.fetchall()
     return (int(rows[0][1]) if rows else 0), [str(row[0]) for row in rows]
 

@@ -14,7 +14,7 @@ from bansugoroku.games.store import clean_code, game_value, load_table, note_see
 from bansugoroku.site import site_url
 from engine.game import GameValue
 from engine.names import point_name, roll_name, spoken_roll
-from engine.notation import format_play, position_id
+from engine.notation import format_play, marked_hits, position_id
 from engine.position import Position
 from engine.rules import Rules
 from engine.side import Side
@@ -82,6 +82,8 @@ def table_state(
         "game": _game(table, table.current_game, me, value) if table.current_game else None,
         "next_game": _next_game(table, seat),
         "updated_at": table.updated_at.isoformat(),
+        "active_at": table.active_at.isoformat(),
+        "closes_at": None if (closes := table.closes_at) is None else closes.isoformat(),
     }
 
 
@@ -215,6 +217,7 @@ def _turn_since(told: dict[str, Any], me: Side) -> shapes.TurnSince:
         "moves": _seen_moves(me, told) if "moves" in told else [],
         "notation": told.get("notation", ""),
         "hit": told.get("hit", False),
+        "hits": list(marked_hits(told["notation"])) if "moves" in told else [],
     }
 
 

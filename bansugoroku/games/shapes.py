@@ -203,7 +203,14 @@ class TurnSince(TypedDict):
         Doc("Numbered from your side, as `last_play`'s (the opponent's run upward); [] on a pass."),
     ]
     notation: Annotated[str, Doc('"13/10 10/9*", in the mover\'s own numbering; "" on a pass.')]
-    hit: bool
+    hit: Annotated[bool, Doc("One of the moves hit.")]
+    hits: Annotated[
+        list[bool],
+        Doc(
+            "Whether each of `moves` hit, in the same order: a hit move's `to` is the point "
+            "where a stone was hit. [] on a pass."
+        ),
+    ]
 
 
 class Recent(TypedDict):
@@ -279,6 +286,20 @@ class TableStateJson(TypedDict):
         NextGame | None, Doc("The next game's dice commitment; null while a game is played.")
     ]
     updated_at: DateTime
+    active_at: Annotated[
+        DateTime,
+        Doc(
+            "The table's last activity (a finished turn, a join, a game's start or end): "
+            "the move awaited has waited since then, and the idle close counts from it."
+        ),
+    ]
+    closes_at: Annotated[
+        DateTime | None,
+        Doc(
+            "When the table closes if nobody plays before: `active_at` and IDLE_CLOSE_DAYS; "
+            "null once it is closed."
+        ),
+    ]
 
 
 class TableSummary(TypedDict):

@@ -18,10 +18,27 @@ from engine.side import Side
 from tests.client import Api, mover, open_table
 
 
+def hits_by_position(before: list[int], moves: list[list[int]]) -> list[bool]:
+    """Which of the opponent's `moves` (numbered from the reader's side, running upward)
+    land on a single stone of the reader's, made one after the other from `before`."""
+    points = list(before)
+    hits = []
+    for start, end in moves:
+        if start >= 1:
+            points[start - 1] += 1
+        hits.append(end <= 24 and points[end - 1] == 1)
+        if end <= 24:
+            points[end - 1] = min(points[end - 1], 0) - 1
+    return hits
+
+
 def told_by_history(player: Api, code: str, seat: int) -> dict[str, Any]:
     """What `last_play`, `passes_since` and `since_your_play` must be, worked out from
-    the game's history."""
+    the game's history (which move hit, from the positions)."""
     turns = player.get(f"tables/{code}/games/1").body["turns"]
+    start = Side(seat).sees(Position.start()).points
+    points = [list(start)] + [t["position_after"]["points"] for t in turns]
+    before = {t["number"]: points[i] for i, t in enumerate(turns)}
     theirs = [t for t in turns if t["seat"] != seat and t["moves"]]
     mine = [t["number"] for t in turns if t["seat"] == seat and t["moves"]]
     keys = ("turn", "seat", "dice", "moves", "notation", "hit")
@@ -40,6 +57,7 @@ def told_by_history(player: Api, code: str, seat: int) -> dict[str, Any]:
             "moves": t["moves"],
             "notation": t["notation"] if t["moves"] else "",
             "hit": t["hit"],
+            "hits": hits_by_position(before[t["number"]], t["moves"]) if t["moves"] else [],
         }
         for t in since
     ]
@@ -135,6 +153,7 @@ def test_the_away_summary_tells_the_hit_the_passes_and_the_plays_between(host, g
         (4, False, False, False),
     ]
     assert told[0]["moves"] == [[19, 22], [20, 22]] and told[0]["notation"] == "6/3* 5/3"
+    assert told[0]["hits"] == [True, False], "the first move hit, on Black's 22"
     assert told[1] == {
         "turn": 3,
         "seat": 0,
@@ -144,6 +163,7 @@ def test_the_away_summary_tells_the_hit_the_passes_and_the_plays_between(host, g
         "moves": [],
         "notation": "",
         "hit": False,
+        "hits": [],
     }
 
 

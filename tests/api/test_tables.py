@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -239,3 +239,14 @@ def test_a_wrong_method_is_405_in_the_problem_shape(host, table):
     assert answer.status == 405 and answer.body["code"] == "method_not_allowed"
     assert answer.headers["Content-Type"] == "application/problem+json"
     assert host.call("DELETE", f"tables/{table}").status == 405
+
+
+def test_the_state_says_since_when_the_move_waits_and_when_the_table_closes(host, guest, settings):
+    settings.IDLE_CLOSE_DAYS = 45
+    code = open_table(host, guest)
+    player, state = mover(code, host, guest)
+    active = Table.objects.get(code=code).active_at
+    assert datetime.fromisoformat(state["active_at"]) == active
+    assert datetime.fromisoformat(state["closes_at"]) == active + timedelta(days=45)
+    left = player.post(f"tables/{code}/leave", {"version": state["version"]}).body
+    assert left["closes_at"] is None, "a closed table closes no more"

@@ -113,6 +113,12 @@ def test_the_count_of_tables_waiting_follows_the_game(server, browsers):
         play_one_move(a)
     nxt = a.locator('[data-test="next-table"]')
     nxt.wait_for(state="visible")
+    assert a.locator('[data-test="waiting-count"]').inner_text() == "1"
+    name = "My tables (1 table waits for your move)"  # what a screen reader reads
+    assert a.get_by_role("link", name=name, exact=True).count() == 1
+    assert a.locator('[data-test="waiting-count"]').get_attribute("title") == (
+        "1 table waits for your move"
+    )
     shoot(a, "360x740-next-table")
     nxt.click()
     a.wait_for_url(f"{server}/tables/{codes[1]}")

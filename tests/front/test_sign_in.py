@@ -22,7 +22,7 @@ from notifications import sign_in
 from notifications.addresses import address_suppress
 from notifications.errors import InvalidToken
 from notifications.models import SignInLink, SuppressionReason
-from tests.factories import EmailAddressFactory, PlayerFactory, TableFactory
+from tests.factories import EmailAddressFactory, GameFactory, PlayerFactory, TableFactory
 from tests.notifications.helpers import send_sign_ins
 
 LINK = re.compile(r"https?://[^/\s]+(/sign-in/[\w-]+)")
@@ -71,6 +71,17 @@ def test_a_mailed_link_signs_a_second_browser_in_once(db):
     for again in (Client().post(link), Client().get(link)):
         assert again.status_code == 400 and "does not work" in again.content.decode()
         assert COOKIE not in again.cookies
+
+
+def test_the_link_leads_to_the_table_waiting_for_the_players_move(db):
+    """The mail was most likely "your turn": once signed in, the browser is at it."""
+    aiko = player_at("aiko@example.com")
+    code = GameFactory(host=aiko, guest=PlayerFactory(name="Ben")).table.code  # Aiko's turn
+    ask("aiko@example.com")
+    assert send_sign_ins() == ["sent"]
+    (link,) = links_in(mail.outbox[0])
+    used = Client().post(link)
+    assert used.status_code == 302 and used["Location"] == f"/tables/{code}"
 
 
 def test_the_signed_in_token_plays_through_the_api(db):

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from bansugoroku.celery import app
 from bansugoroku.front.identity import COOKIE
@@ -104,6 +105,66 @@ def test_back_after_a_hit_and_a_pass_the_page_tells_both_and_the_plays_after(
     shoot(page, f"{size}-away-hit-and-pass")
     assert_fits(page)
     assert watched.problems == []
+
+
+def test_the_point_where_their_latest_play_hit_is_marked(
+    chromium, server, viewport, players, host, guest
+):
+    """Ben hits Aiko's blot on his 3 point (her 22) and she can enter at once: her board
+    marks that point as hit, apart from the others his play touched, and says so to a
+    screen reader."""
+    code = open_table(host, guest, {"finish": "bear_off", "muji": "off"})
+    aiko, state = mover(code, host, guest)
+    ben = guest if aiko is host else host
+    aiko.post(f"tables/{code}/moves", {"version": state["version"], "moves": whole_play(code)})
+    put(code, seen([0, 0, -1, 0, 0, 3, 5, 4, 0, 0, 0, 0, 3]), [3, 2])  # his home open
+    version = ben.state(code)["version"]
+    hit = ben.post(f"tables/{code}/moves", {"version": version, "moves": [[6, 3], [6, 4]]})
+    assert hit.status == 200, hit.body
+    latest = aiko.state(code)["game"]["since_your_play"][-1]
+    assert latest["moves"] == [[19, 22], [19, 21]] and latest["hits"] == [True, False]
+
+    page = open_as(players[0], server, aiko, code)
+    assert my_turn(page)
+    # In her numbering, as the board and the mails have it: his 6 point is her 19.
+    assert told(page) == [
+        "Turn 2: Ben played 19/22* 19/21 with 3-2 and hit your stone: it waits on the bar."
+    ]
+    struck = page.locator(".pt[data-struck]")
+    assert struck.evaluate_all("els => els.map(e => +e.dataset.point)") == [22]
+    assert struck.get_attribute("aria-label").endswith(". Their last play hit your stone here.")
+    assert last_marked(page) == {19, 21, 22}
+    assert page.locator(".pt[data-struck] .hit").evaluate(
+        "e => getComputedStyle(e).strokeDasharray"
+    ) in ("none", ""), "a solid mark, not the dashes of the points merely played"
+    shoot(page, f"{viewport['width']}x{viewport['height']}-hit-marked")
+    assert players[0].problems == []
+
+
+def test_the_wait_and_the_close_stay_right_while_the_page_is_open(
+    chromium, server, viewport, players, host, guest, settings
+):
+    """Ben's page stays open while Aiko takes her time: how long she has kept him waiting
+    grows as the page polls, the close is told once it is a week away, and when she
+    plays the wait is his, with no reload."""
+    settings.IDLE_CLOSE_DAYS = 45
+    code = open_table(host, guest)
+    aiko, state = mover(code, host, guest)
+    ben = guest if aiko is host else host
+    name = "Aiko" if aiko is host else "Ben"
+    players[0].page.clock.install()
+    page = open_as(players[0], server, ben, code)
+    wait, closing = page.locator('[data-test="wait"]'), page.locator('[data-test="closing"]')
+    assert wait.is_hidden() and closing.is_hidden(), "the game has only just started"
+    page.clock.fast_forward("02:00:00")
+    expect(wait).to_have_text(f"Waiting for {name} for 2 hours")
+    assert closing.is_hidden()
+    page.clock.fast_forward(38 * 24 * 3600 * 1000)
+    expect(closing).to_have_text("Closes in 7 days without a move")
+    expect(wait).to_have_text(f"Waiting for {name} for 38 days")
+    aiko.post(f"tables/{code}/moves", {"version": state["version"], "moves": whole_play(code)})
+    expect(wait).to_have_text(re.compile(r"^Waiting for you for 38 days$"))
+    assert players[0].problems == []
 
 
 @pytest.mark.skipif(

@@ -11,6 +11,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from bansugoroku.front.identity import COOKIE
+from bansugoroku.games.models import Player
+from bansugoroku.games.player_tokens import token_hash
+from bansugoroku.games.services import player_token_add
 from tests.client import Api, mover, open_table
 
 pytestmark = pytest.mark.django_db
@@ -37,6 +40,18 @@ def test_every_page_counts_the_tables_waiting_for_the_players_move(host: Api, gu
     assert "waiting-count" not in Client().get("/").content.decode()
 
 
+def test_a_browser_signed_in_by_mail_counts_and_finds_its_tables(host: Api, guest: Api):
+    codes = [open_table(host, guest) for _ in range(2)]
+    player = mover(codes[0], host, guest)[0]
+    waiting = [code for code in codes if mover(code, host, guest)[0].token == player.token]
+    signed_in = Client()
+    own = Player.objects.get(token_hash=token_hash(player.token or ""))
+    signed_in.cookies[COOKIE] = player_token_add(player=own)
+    assert shown_count(signed_in.get("/").content.decode()) == len(waiting)
+    answer = signed_in.get("/me/next-table", {"not": "none"}).json()
+    assert (answer["count"], answer["next"]) == (len(waiting), f"/tables/{waiting[0]}")
+
+
 def test_the_count_costs_one_query_and_none_without_a_player(host: Api, guest: Api):
     open_table(host, guest)
     with CaptureQueriesContext(connection) as nobody:
@@ -55,10 +70,15 @@ def test_the_next_table_is_the_longest_waiting_other_than_this_one(host: Api, gu
     waiting = [code for code in codes if mover(code, host, guest)[0].token == player.token]
     answer = browser(player).get("/me/next-table", {"not": waiting[0]}).json()
     assert answer["count"] == len(waiting)
+    assert (
+        answer["label"]
+        == f"{len(waiting)} table{'s wait' if len(waiting) > 1 else ' waits'} for your move"
+    )
     assert answer["next"] == (f"/tables/{waiting[1]}" if len(waiting) > 1 else None)
     first = browser(player).get("/me/next-table", {"not": "not a code"}).json()
     assert first["next"] == f"/tables/{waiting[0]}"
-    assert Client().get("/me/next-table").json() == {"count": 0, "next": None}
+    nobody = {"count": 0, "label": "0 tables wait for your move", "next": None}
+    assert Client().get("/me/next-table").json() == nobody
     assert Client().post("/me/next-table").status_code == 405
 
 

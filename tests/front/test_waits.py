@@ -45,7 +45,7 @@ def test_the_close_is_told_from_a_week_before(host, guest, settings, idle_days, 
     for page in ("/me/tables", f"/tables/{code}"):
         shown = html(host, page)
         if closing is None:
-            assert 'data-test="closing"' not in shown, page
+            assert 'data-test="closing">' not in shown, page
         else:
             assert f'data-test="closing">{closing}<' in shown, page
 
@@ -73,4 +73,4 @@ def test_the_table_page_says_the_colour_and_links_the_games_and_the_rules(host, 
 
 def test_a_table_waiting_for_a_guest_tells_no_wait(host: Api):
     code = host.post("tables", {"rules": {}}).body["code"]
-    assert 'data-test="wait"' not in html(host, f"/tables/{code}")
+    assert 'data-test="wait">' not in html(host, f"/tables/{code}")

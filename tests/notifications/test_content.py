@@ -99,3 +99,24 @@ def test_the_opponents_play_reads_in_the_readers_numbering():
 
     line = said.tables[0].lines[1]
     assert line.replace("*", "").startswith(f"Aiko zog {seen} mit "), (line, turn.notation)
+
+
+def test_the_passes_since_the_readers_play_are_told():
+    """Ben's roll passed, then Aiko's: his mail says both, as his table page does."""
+    guest = PlayerFactory(name="Ben")
+    game = GameFactory(host=PlayerFactory(name="Aiko"), guest=guest)
+    TurnFactory(game=game)  # the host's
+    table = game.table
+    deliver(table)
+    game.refresh_from_db()
+    recent = game.recent
+    recent["since"][1] += [
+        {"turn": 2, "seat": 1, "dice": [6, 5]},
+        {"turn": 3, "seat": 0, "dice": [4, 4]},
+    ]
+    type(game).objects.filter(pk=game.pk).update(recent=recent)
+
+    said = content.for_notice("your_turn", Event.objects.filter(table=table).last(), guest)
+
+    passes = [line for line in said.tables[0].lines if "could not move" in line]
+    assert [line.split(" rolled ")[0] for line in passes] == ["You", "Aiko"], passes

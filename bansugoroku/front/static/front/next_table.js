@@ -6,8 +6,6 @@
   const box = document.getElementById("next-table");
   if (!box) return;
   document.addEventListener("turn-ended", async () => {
-    const wait = document.getElementById("wait");
-    if (wait) wait.hidden = true; // it told how long the turn had waited
     try {
       const answer = await fetch(box.dataset.ask, {
         credentials: "same-origin",
@@ -16,9 +14,12 @@
       if (!answer.ok) return;
       const found = await answer.json();
       const count = document.querySelector('[data-test="waiting-count"]');
-      if (count) {
+      const label = document.querySelector('[data-test="waiting-label"]');
+      if (count && label) {
         count.textContent = String(found.count);
-        count.hidden = !found.count;
+        count.title = found.label;
+        label.textContent = `(${found.label})`;
+        count.hidden = label.hidden = !found.count;
       }
       if (!found.next) return;
       box.querySelector("a").href = found.next;

@@ -47,6 +47,7 @@ function store(key, value) {
 }
 
 const $ = (selector) => document.querySelector(selector);
+const LANGUAGE = document.documentElement.lang;
 const board = document.getElementById("board");
 const stonesLayer = board.querySelector("[data-stones]");
 const placesLayer = board.querySelector("[data-places]");
@@ -163,24 +164,38 @@ function drawPoint(point, mine, theirs, marks) {
   if (selected === point) group.setAttribute("data-selected", "");
   if (marks.targets.has(point)) group.setAttribute("data-legal", "");
   if (marks.touched.has(point)) group.classList.add("last");
-  group.setAttribute(
-    "aria-label",
-    fmt(texts.point, { name: pointName(point), stones: stonesText(mine, theirs) })
-  );
+  let label = fmt(texts.point, { name: pointName(point), stones: stonesText(mine, theirs) });
+  if (marks.struck.has(point)) {
+    group.setAttribute("data-struck", "");
+    label += ". " + texts.hit_here;
+  }
+  group.setAttribute("aria-label", label);
   group.addEventListener("click", () => choose(point));
   group.addEventListener("keydown", (event) => onKey(event, point));
   placesLayer.appendChild(group);
 }
 
-// The points the opponent's latest play since this player's last one touched, the
-// earlier ones being told in words (their moves run upward in this numbering: 0 is their
-// bar and 25 their stones off).
-function lastPlayed() {
+// The opponent's latest play since this player's last one, the earlier ones being told
+// in words; null when there is none.
+function latestPlay() {
   const since = state.game ? state.game.since_your_play : [];
   const plays = since.filter((turn) => !turn.yours && !turn.passed);
-  if (!plays.length) return new Set();
-  const moves = plays[plays.length - 1].moves;
-  return new Set(moves.flat().filter((point) => point >= 1 && point <= 24));
+  return plays.length ? plays[plays.length - 1] : null;
+}
+
+// The points that play touched (their moves run upward in this numbering: 0 is their
+// bar and 25 their stones off).
+function lastPlayed() {
+  const play = latestPlay();
+  if (!play) return new Set();
+  return new Set(play.moves.flat().filter((point) => point >= 1 && point <= 24));
+}
+
+// The points where that play hit a stone of this player's: where its hitting moves went.
+function struckPoints() {
+  const play = latestPlay();
+  if (!play) return new Set();
+  return new Set(play.moves.filter((move, i) => play.hits[i]).map((move) => move[1]));
 }
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
@@ -250,6 +265,7 @@ function drawBoard() {
     sources: new Set(moves.map((m) => m[0])),
     targets: new Set(moves.filter((m) => m[0] === selected).map((m) => m[1])),
     touched: lastPlayed(),
+    struck: struckPoints(),
   };
   const mine = state.you.color === "black" ? 0 : 1;
   for (let point = 1; point <= 24; point++) {
@@ -356,11 +372,17 @@ function statusText() {
   return texts.your_turn + " " + texts.choose_stone;
 }
 
-// A play's notation with `bar` and `off` in the reader's language, as the pages and
-// mails write it (`vocabulary.play_text`); the API keeps the machine's words.
+// The opponent's play as this player's board numbers the points (25 - n: the state's
+// notation is in the mover's numbering), with `bar` and `off` in the reader's language,
+// as the mails write it (`notifications.content.play_seen`); the API keeps the machine's.
 function playText(notation) {
-  return notation.replace(/\b(bar|off)\b/g, (word) => texts["notation_" + word]);
+  return notation
+    .replace(/\d+/g, (point) => String(25 - Number(point)))
+    .replace(/\b(bar|off)\b/g, (word) => texts["notation_" + word]);
 }
+
+// A roll as the mails write it, the higher die first: "5-3".
+const diceText = (dice) => [...dice].sort((a, b) => b - a).join("-");
 
 // What to tell about the game: its opening roll on the first turn, then every turn
 // since this player's last play (the opponent's plays, with the dice and hits, and
@@ -376,13 +398,13 @@ function news() {
     told.opening = fmt(texts.opening, { you, them, name });
   }
   for (const turn of game.since_your_play) {
-    const values = { name, turn: turn.turn, dice: turn.dice.join("-"), notation: playText(turn.notation) };
+    const values = { name, turn: turn.turn, dice: diceText(turn.dice), notation: playText(turn.notation) };
     const passed = turn.yours ? texts.you_passed : texts.they_passed;
     const played = turn.hit ? texts.they_hit : texts.they_played;
     told.since.push(fmt(turn.passed ? passed : played, values));
   }
   if (game.since_your_play.length && myTurn()) {
-    told.now = fmt(texts.your_roll, { turn: game.turn.number, dice: game.turn.dice.join("-") });
+    told.now = fmt(texts.your_roll, { turn: game.turn.number, dice: diceText(game.turn.dice) });
   }
   return told;
 }
@@ -416,8 +438,46 @@ function drawNews() {
   if (told.now) line(told.now);
 }
 
+// How long the move awaited has waited, in the largest whole unit, in the page's
+// language; "" under a minute, when someone has only just played.
+function waited(since) {
+  const minutes = Math.floor((Date.now() - Date.parse(since)) / 60000);
+  const [count, unit] =
+    minutes >= 1440 ? [Math.floor(minutes / 1440), "day"]
+    : minutes >= 60 ? [Math.floor(minutes / 60), "hour"]
+    : [minutes, "minute"];
+  if (count < 1) return "";
+  return new Intl.NumberFormat(LANGUAGE, { style: "unit", unit, unitDisplay: "long" }).format(count);
+}
+
+function waitText() {
+  if (state.state === "closed" || state.seats.some((seat) => seat.free)) return "";
+  const time = waited(state.active_at);
+  if (!time) return "";
+  return myTurn() ? fmt(texts.waited_you, { time }) : fmt(texts.waited_them, { time, name: opponent() });
+}
+
+// "Closes in 3 days without a move", once the idle close is `config.warn_days` away or
+// nearer, as the idle warnings come; whole days rounded up, at least one.
+function closingText() {
+  if (!state.closes_at) return "";
+  const days = Math.max(1, Math.ceil((Date.parse(state.closes_at) - Date.now()) / 86400000));
+  if (days > config.warn_days) return "";
+  const when = new Intl.RelativeTimeFormat(LANGUAGE, { numeric: "always" }).format(days, "day");
+  return fmt(texts.closes, { when });
+}
+
+// The sentences that go stale as time passes: drawn at each render and each poll.
+function drawTimes() {
+  for (const [box, text] of [[$("#wait"), waitText()], [$("#closing"), closingText()]]) {
+    box.textContent = text;
+    box.hidden = !text;
+  }
+}
+
 function render() {
   drawBoard();
+  drawTimes();
   drawDice();
   $("#status").textContent = statusText();
   drawNews();
@@ -586,7 +646,7 @@ async function refresh() {
 function poll() {
   const again = () => setTimeout(poll, config.poll_ms);
   if (document.hidden) again();
-  else refresh().finally(again);
+  else refresh().finally(drawTimes).finally(again);
 }
 
 $('[data-test="start"]').addEventListener("click", () => send("start", { entropy: entropy() }));
