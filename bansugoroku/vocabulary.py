@@ -66,6 +66,19 @@ def point_name(point: int) -> str:
     return str(_POINT_KINDS[kind]) % {"number": number}
 
 
+def numbered_point_name(point: int) -> str:
+    """A point's name with its number as plays are written, for what is read out rather
+    than seen on the board (where the number stands beside the name): "Out 3 (10)". The
+    bar and off have no number of their own there.
+
+    >>> numbered_point_name(10)
+    'Out 3 (10)'
+    """
+    if point in (BAR, OFF):
+        return point_name(point)
+    return gettext("%(name)s (%(number)d)") % {"name": point_name(point), "number": point}
+
+
 _NOTATION_WORDS: dict[str, Promise] = {
     "bar": pgettext_lazy("in a play's notation, like bar/22", "bar"),
     "off": pgettext_lazy("in a play's notation, like 6/off", "off"),
@@ -142,12 +155,12 @@ def table_status(state: str, your_turn: bool) -> str:
 def position_text(position: shapes.PositionJson) -> str:
     """The stones of a position in words, from the reader's side, for screen readers."""
     mine = [
-        f"{point_name(point)}: {count}"
+        f"{numbered_point_name(point)}: {count}"
         for point, count in enumerate(position["points"], start=1)
         if count > 0
     ]
     theirs = [
-        f"{point_name(point)}: {-count}"
+        f"{numbered_point_name(point)}: {-count}"
         for point, count in enumerate(position["points"], start=1)
         if count < 0
     ]

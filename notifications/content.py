@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from bansugoroku.games import payloads, selectors
-from bansugoroku.games.models import Event, Player, Seat
+from bansugoroku.games.models import Event, Player, Seat, TableState
 from bansugoroku.site import site_url
 from bansugoroku.vocabulary import play_text, seat_holder
 from engine.names import roll_name
@@ -72,6 +72,40 @@ def play_seen(notation: str) -> str:
 def opponent_name(other: Seat) -> str:
     """The other seat's holder, as every page names them; "your opponent" while free."""
     return seat_holder(other) or _("your opponent")
+
+
+TABLES_NAMED = 3
+"""The most open tables the sign-in mail names for a player: enough to tell two players
+of one name apart, few enough to read."""
+
+
+def player_told_apart(player: Player) -> str:
+    """The player's name with their open tables, at most TABLES_NAMED of them, each by
+    code and opponent: "Ben (tables K7P2QX against Aiko, 9ZR4TB against CPU (Normal))".
+    The sign-in mail names each player sharing an address so, for two may share a name.
+    In the active language."""
+    open_tables = [
+        (seat.table.code, other)
+        for seat, other in selectors.tables_for_player(player)
+        if seat.table.state != TableState.CLOSED
+    ]
+    if not open_tables:
+        return _("%(name)s (no open table)") % {"name": player.name}
+    named = [_table_told(code, other) for code, other in open_tables[:TABLES_NAMED]]
+    more = len(open_tables) - len(named)
+    if more:
+        named.append(ngettext("%(count)d more", "%(count)d more", more) % {"count": more})
+    tables = ngettext(
+        "%(name)s (table %(tables)s)", "%(name)s (tables %(tables)s)", len(open_tables)
+    )
+    return tables % {"name": player.name, "tables": ", ".join(named)}
+
+
+def _table_told(code: str, other: Seat) -> str:
+    holder = seat_holder(other)
+    if holder is None:
+        return _("%(code)s with no opponent yet") % {"code": code}
+    return _("%(code)s against %(name)s") % {"code": code, "name": holder}
 
 
 def for_notice(kind: str, event: Event, player: Player) -> Content:

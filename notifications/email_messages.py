@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from bansugoroku.games.models import Player
 from bansugoroku.site import site_url
-from notifications.content import Content
+from notifications.content import Content, player_told_apart
 from notifications.tokens import unsubscribe_token
 
 
@@ -85,10 +85,14 @@ def sign_in_email(
     address: str, links: Sequence[tuple[Player, str]], minutes: int
 ) -> EmailMultiAlternatives:
     """Sign-in links to a confirmed address, one per player who confirmed it (`links`:
-    each player and their link), in the language of the first."""
+    each player and their link), in the language of the first. Each link names its
+    player with their open tables, for two players sharing an address may share a name."""
     player = links[0][0]
-    urls = [(p.name, site_url() + reverse("sign-in-link", args=[link])) for p, link in links]
     with translation.override(player.locale):
         subject = _("Sign in to Ban-sugoroku")
+        urls = [
+            (player_told_apart(p), site_url() + reverse("sign-in-link", args=[link]))
+            for p, link in links
+        ]
     context = {"links": urls, "minutes": minutes}
     return _email(player, address, subject, "sign_in", context, headers={})

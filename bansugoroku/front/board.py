@@ -13,7 +13,8 @@ button under it, fits the first screen of a 360x740 phone. The right column is t
 viewer's side, Out 1 (point 12) at the top down to In 1 (point 1), their home at the
 bottom right; the left column is the opponent's side, their Out 1 (13) at the top down
 to their In 1 (24) at the bottom left, so the viewer's stones travel up the left
-column and down the right one. The bar lies across the middle and the borne-off stones
+column and down the right one. Each point's number, as plays are written, stands
+beside the gutter next to its name. The bar lies across the middle and the borne-off stones
 below the board, the viewer's on the right, the opponent's on the left. In every place
 the stones stack along the top of its row and its name is written along the bottom, so
 no stone ever hides a name, however long the language makes it.
@@ -57,6 +58,7 @@ class Triangle(TypedDict):
     points: str
     shade: str
     label: str
+    number: int
     label_x: int
     label_y: int
     anchor: str
@@ -121,7 +123,9 @@ def places() -> dict[str, Place]:
 
 def triangles() -> list[Triangle]:
     """Points 1-24 in order, each pointing from its column's outer edge to the gutter,
-    named from the viewer's side beside the gutter, under the stones' line."""
+    named from the viewer's side beside the gutter, under the stones' line. The name
+    carries the point's number on its gutter side, so the numbers run down the gutter
+    like a ruler and a play written "13/10" can be found on the board."""
     drawn: list[Triangle] = []
     for point in range(1, 25):
         x, y = _point_corner(point)
@@ -132,6 +136,7 @@ def triangles() -> list[Triangle]:
                 "points": f"{base},{y + 2} {tip},{y + ROW // 2} {base},{y + ROW - 2}",
                 "shade": "dark" if point % 2 else "light",
                 "label": point_name(point),
+                "number": point,
                 "label_x": x + LABEL_INSET if right else x + HALF - LABEL_INSET,
                 "label_y": y + LABEL_Y,
                 "anchor": "start" if right else "end",

@@ -78,5 +78,6 @@ def table_texts() -> dict[str, str]:
 
 
 def point_names() -> list[str]:
-    """Points 1-24 as the viewer names them ("In 3", "their Out 1"), translated."""
-    return [vocabulary.point_name(point) for point in range(1, 25)]
+    """Points 1-24 as the viewer names them, with the numbers plays are written in ("In 3
+    (3)", "their Out 1 (13)"), translated: what the script reads out for each point."""
+    return [vocabulary.numbered_point_name(point) for point in range(1, 25)]

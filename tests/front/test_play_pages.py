@@ -205,7 +205,7 @@ def test_every_sentence_the_script_uses_is_handed_to_it():
     used |= {"notation_bar", "notation_off"}
     assert used - set(table_texts()) == set()
     assert set(table_texts()) - used == set(), "no sentence the script never shows"
-    assert point_names()[0] == "In 1" and point_names()[23] == "their In 1"
+    assert point_names()[0] == "In 1 (1)" and point_names()[23] == "their In 1 (24)"
 
 
 def test_the_table_page_and_the_replay_draw_one_board(played):
@@ -220,6 +220,10 @@ def test_the_table_page_and_the_replay_draw_one_board(played):
     points = drawn.findall(table_page)
     assert len(points) == 24
     assert points == drawn.findall(replay) == drawn.findall(rules)[:24]
+    number = re.compile(r'<tspan class="number">(\d+)</tspan>')
+    assert sorted(int(n) for n in number.findall(table_page)) == list(range(1, 25))
+    assert '<tspan class="number">10</tspan> Out 3<' in table_page, "a number by its name"
+    assert '>their Out 1 <tspan class="number">13</tspan>' in table_page
     config = json.loads(
         re.search(r'<script id="config" type="application/json">(.*?)</script>', table_page)[1]
     )

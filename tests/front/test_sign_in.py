@@ -16,13 +16,20 @@ from django.db import connection
 from django.test import Client
 
 from bansugoroku.front.identity import COOKIE, KEPT_COOKIE
+from bansugoroku.games import services
 from bansugoroku.games.models import SignedInToken
 from bansugoroku.mail_limits import ConfirmationMailThrottle, MailedAddressesThrottle
 from notifications import sign_in
 from notifications.addresses import address_suppress
 from notifications.errors import InvalidToken
 from notifications.models import SignInLink, SuppressionReason
-from tests.factories import EmailAddressFactory, GameFactory, PlayerFactory, TableFactory
+from tests.factories import (
+    EmailAddressFactory,
+    GameFactory,
+    PlayerFactory,
+    SeatFactory,
+    TableFactory,
+)
 from tests.notifications.helpers import send_sign_ins
 
 LINK = re.compile(r"https?://[^/\s]+(/sign-in/[\w-]+)")
@@ -169,6 +176,38 @@ def test_players_sharing_an_address_get_a_link_each_and_the_browser_chooses(db):
     assert browser.cookies[KEPT_COOKIE].value == at_work
     page = browser.get("/settings").content.decode()
     assert "Play as Jo at work" in page and first.pk != second.pk
+
+
+def test_players_of_one_name_are_told_apart_by_their_open_tables(db):
+    """Two players named Ben share an address: each link names Ben's open tables, by
+    code and opponent, a few at most, in the mail's language; a closed one is not his."""
+    ben = player_at("ben@example.com", name="Ben")
+    with_aiko = SeatFactory(table=TableFactory(host=ben), player=PlayerFactory(name="Aiko"))
+    with_cpu = TableFactory(host=ben, cpu="normal")
+    left = TableFactory(host=ben)
+    services.table_leave(player=ben, code=left.code, version=left.version)
+    other_ben = player_at("ben@example.com", name="Ben", locale="de")
+    busy = [TableFactory(host=other_ben).code for _ in range(5)]
+    ask("ben@example.com")
+    assert send_sign_ins() == ["sent"]
+    (message,) = mail.outbox
+    first, second = (line for line in message.body.splitlines() if line.startswith("Als Ben"))
+    assert first == (
+        f"Als Ben (Tische {busy[0]} noch ohne Gegner, {busy[1]} noch ohne Gegner, "
+        f"{busy[2]} noch ohne Gegner, 2 weitere):"
+    )
+    assert second == (
+        f"Als Ben (Tische {with_aiko.table.code} gegen Aiko, {with_cpu.code} gegen CPU (normal)):"
+    )
+    assert left.code not in message.body
+    assert f"{with_aiko.table.code} gegen Aiko" in message.alternatives[0][0]
+
+
+def test_a_player_without_an_open_table_is_told_so(db):
+    player_at("aiko@example.com")
+    ask("aiko@example.com")
+    send_sign_ins()
+    assert "As Aiko (no open table):" in mail.outbox[0].body
 
 
 def test_a_browser_that_holds_the_player_already_gets_no_second_token(db):

@@ -81,6 +81,18 @@ def test_the_points_are_named_from_the_readers_side_in_their_language():
         assert vocabulary.point_name(13) == "Gegner-Außen 1"
 
 
+def test_a_point_read_out_carries_the_number_plays_are_written_in():
+    """A play reads "11/15"; a screen reader names the point with both, "Out 3 (10)"."""
+    assert [vocabulary.numbered_point_name(p) for p in (10, 13, 25, 0)] == [
+        "Out 3 (10)",
+        "their Out 1 (13)",
+        "the bar",
+        "off",
+    ]
+    with translation.override("de"):
+        assert vocabulary.numbered_point_name(13) == "Gegner-Außen 1 (13)"
+
+
 def test_bar_and_off_in_a_plays_notation_are_in_the_readers_language():
     assert vocabulary.play_text("bar/22* 6/off") == "bar/22* 6/off"
     expected = {
