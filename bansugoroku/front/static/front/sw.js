@@ -1,6 +1,50 @@
-// The service worker: shows a push notice and opens its page when it is clicked.
-// Served at /sw.js so that its scope is the whole site. The payload is the server's
-// JSON: {kind, title, body, url, table}.
+// The service worker: shows a push notice and opens its page when it is clicked, and
+// keeps the last copy of each page, of the static files and of each table's state, so
+// that the installed app shows the player's tables and the tables as last seen when
+// there is no network (app.js then says the page may be out of date). Served at /sw.js
+// so that its scope is the whole site. The push payload is the server's JSON: {kind,
+// title, body, url, table}.
+
+const CACHE = "last-seen-v1";
+const TABLE_STATE = /^\/api\/v1\/tables\/[^/]+$/;
+
+self.addEventListener("install", () => self.skipWaiting());
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name !== CACHE) await caches.delete(name);
+      }
+      await self.clients.claim(); // the page that registered it works offline too
+    })(),
+  );
+});
+
+// The network first, always: only when it fails is the kept copy used. Only reads are
+// kept and answered: a move (a POST) goes to the network or fails, never queued.
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  const kept =
+    request.method === "GET" &&
+    url.origin === self.location.origin &&
+    (request.mode === "navigate" || url.pathname.startsWith("/static/") || TABLE_STATE.test(url.pathname));
+  if (kept) event.respondWith(networkFirst(request));
+});
+
+async function networkFirst(request) {
+  const cache = await caches.open(CACHE);
+  try {
+    const answer = await fetch(request);
+    if (answer.ok && !answer.redirected) await cache.put(request, answer.clone());
+    return answer;
+  } catch (error) {
+    const copy = await cache.match(request, { ignoreVary: true });
+    if (copy) return copy;
+    throw error;
+  }
+}
 
 self.addEventListener("push", (event) => {
   let notice = {};
@@ -45,9 +89,12 @@ async function focusOrOpen(url) {
     }
   }
   for (const client of windows) {
-    if ("navigate" in client && "focus" in client) {
-      await client.focus();
-      return client.navigate(url);
+    // Only a page this worker controls can be sent elsewhere; any other is left alone.
+    const opened = await client.navigate(url).catch(() => null);
+    if (opened) {
+      // Focusing may be refused (the tap no longer counts by then): the page is open.
+      await opened.focus().catch(() => null);
+      return opened;
     }
   }
   return self.clients.openWindow(url);
