@@ -6,13 +6,16 @@
 // expected to go through.
 "use strict";
 (function () {
+  // The worker marks a page it answered from its copy because the network failed.
+  const kept = document.documentElement.hasAttribute("data-kept-copy");
+
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => null);
   }
 
   // The header's count is the server's; next_table.js tells a newer one after a turn.
   function showCount(count) {
-    if (!("setAppBadge" in navigator) || !navigator.onLine) return; // a kept page's is old
+    if (!("setAppBadge" in navigator) || !navigator.onLine || kept) return; // an old count
     const done = count ? navigator.setAppBadge(count) : navigator.clearAppBadge();
     done.catch(() => null); // not installed, or the player turned badges off
   }
@@ -22,7 +25,7 @@
 
   function showOffline() {
     const notice = document.querySelector("[data-offline]");
-    if (notice) notice.hidden = navigator.onLine;
+    if (notice) notice.hidden = navigator.onLine && !kept;
   }
   window.addEventListener("online", showOffline);
   window.addEventListener("offline", showOffline);

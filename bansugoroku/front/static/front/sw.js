@@ -41,9 +41,17 @@ async function networkFirst(request) {
     return answer;
   } catch (error) {
     const copy = await cache.match(request, { ignoreVary: true });
-    if (copy) return copy;
-    throw error;
+    if (!copy) throw error;
+    return request.mode === "navigate" ? marked(copy) : copy;
   }
+}
+
+// A page from the kept copy says so on its <html> element, and app.js tells the player
+// it may be out of date: the browser may think itself online all the while (a network
+// that answers nothing, a server that is down).
+async function marked(page) {
+  const html = (await page.text()).replace("<html ", "<html data-kept-copy ");
+  return new Response(html, { status: page.status, headers: page.headers });
 }
 
 self.addEventListener("push", (event) => {
