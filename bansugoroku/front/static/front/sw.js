@@ -1,12 +1,12 @@
 // The service worker: shows a push notice and opens its page when it is clicked, and
-// keeps the last copy of each page, of the static files and of each table's state, so
-// that the installed app shows the player's tables and the tables as last seen when
-// there is no network (app.js then says the page may be out of date). Served at /sw.js
-// so that its scope is the whole site. The push payload is the server's JSON: {kind,
-// title, body, url, table}.
+// keeps the last copy of each page and of the static files, so that the installed app
+// shows the player's tables and each table as last loaded when there is no network
+// (app.js then says the page may be out of date). The table page's polls of the API
+// pass by: their ETag revalidation stays the browser's, and a failed one says so.
+// Served at /sw.js so that its scope is the whole site. The push payload is the
+// server's JSON: {kind, title, body, url, table}.
 
 const CACHE = "last-seen-v1";
-const TABLE_STATE = /^\/api\/v1\/tables\/[^/]+$/;
 
 self.addEventListener("install", () => self.skipWaiting());
 
@@ -22,14 +22,16 @@ self.addEventListener("activate", (event) => {
 });
 
 // The network first, always: only when it fails is the kept copy used. Only reads are
-// kept and answered: a move (a POST) goes to the network or fails, never queued.
+// kept and answered: a move (a POST) goes to the network or fails, never queued. The
+// admin's pages are the staff's, not the player's app: never kept.
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   const kept =
     request.method === "GET" &&
     url.origin === self.location.origin &&
-    (request.mode === "navigate" || url.pathname.startsWith("/static/") || TABLE_STATE.test(url.pathname));
+    ((request.mode === "navigate" && !url.pathname.startsWith("/admin/")) ||
+      url.pathname.startsWith("/static/"));
   if (kept) event.respondWith(networkFirst(request));
 });
 
