@@ -9,7 +9,7 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
 
-from tests.front.test_csp import policy
+from tests.front.pages import policy
 
 
 def png_size(path: str) -> tuple[int, int]:
