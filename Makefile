@@ -21,7 +21,7 @@ DEV_ENV := DEBUG=$${DEBUG:-1}
 # mypy's Django plugin loads the settings, which never connect to this database.
 TYPECHECK_ENV := DEBUG=1 DATABASE_URL=postgres://127.0.0.1/typecheck
 
-.PHONY: install install-dev run worker beat manage admin messages test test-fast lint bench bench-cpu bench-api bench-sweep clean
+.PHONY: install install-dev run worker beat manage admin messages test test-fast lint bench bench-cpu bench-api bench-sweep clean icons
 
 # What running the service needs; `install-dev` adds the dev group (pytest, the linters,
 # Playwright...) for the tests, the linters and the benchmarks. --inexact: neither sync
@@ -89,6 +89,10 @@ lint: install-dev
 messages: install
 	$(DEV_ENV) $(BIN)/python manage.py makemessages --no-obsolete --add-location file \
 		-l de -l fr -l ru -l ja -i staticfiles -i engine -i tests -i bench -i harness
+
+# The app icons (PNG) drawn again from their SVG, by Chromium: commit them after.
+icons: install-dev
+	$(BIN)/python -m harness.icons
 
 bench: install-dev
 	$(BIN)/python -m engine.bench

@@ -318,8 +318,9 @@ CACHES = {
 # Content-Security-Policy on the HTML pages (home, invitations, the admin, Swagger UI):
 # everything from this site, no inline script anywhere (Swagger UI's start-up script is
 # its own request, SpectacularSwaggerSplitView), and inline <style> only with the
-# request's nonce. Swagger UI's stylesheet draws its icons as data: images. The API's
-# JSON answers need no policy. django-csp 4 takes this one dict.
+# request's nonce. Swagger UI's stylesheet draws its icons as data: images. The web app
+# manifest and the service worker are this site's too. The API's JSON answers need no
+# policy. django-csp 4 takes this one dict.
 CONTENT_SECURITY_POLICY = {
     "EXCLUDE_URL_PREFIXES": ["/api/v1/", "/api/schema/"],
     "DIRECTIVES": {
@@ -329,6 +330,8 @@ CONTENT_SECURITY_POLICY = {
         "img-src": [csp.constants.SELF, "data:"],
         "font-src": [csp.constants.SELF],
         "connect-src": [csp.constants.SELF],
+        "manifest-src": [csp.constants.SELF],
+        "worker-src": [csp.constants.SELF],
         "form-action": [csp.constants.SELF],
         "frame-ancestors": [csp.constants.NONE],
         "base-uri": [csp.constants.NONE],

@@ -51,6 +51,8 @@ TABLE_TEXTS: dict[str, Promise] = {
     "mine": _("%(count)s of yours"),
     "theirs": _("%(count)s of theirs"),
     "unreachable": _("The server can't be reached: trying again in a moment."),
+    # A move, or any other action, is sent at once or not at all: never kept for later.
+    "not_sent": _("Not sent: this needs a connection. Try again once you are online."),
     "stale": _("The table changed meanwhile: this is how it stands now."),
     "failed": _("That did not work: %(detail)s"),
     "copied": _("Link copied."),

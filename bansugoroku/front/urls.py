@@ -10,6 +10,7 @@ from bansugoroku.front import (
     sign_in_pages,
     views,
     waiting,
+    web_app,
 )
 
 urlpatterns = [
@@ -23,6 +24,7 @@ urlpatterns = [
     path("sign-in/<str:link>", sign_in_pages.sign_in_link, name="sign-in-link"),
     path("healthz", views.healthz, name="healthz"),
     path("sw.js", views.service_worker, name="service-worker"),
+    path("manifest.webmanifest", web_app.manifest, name="web-manifest"),
     path("t/<str:code>", views.invite, name="invite"),
     path("me/tables", player_pages.my_tables, name="my-tables"),
     path("me/next-table", waiting.next_table, name="next-table"),

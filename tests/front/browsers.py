@@ -36,12 +36,15 @@ def launched() -> Iterator[Any]:
     assert CHROMIUM is not None
     with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
         patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        args = ["--no-sandbox"] if os.geteuid() == 0 else []  # Chromium's sandbox refuses root
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=chromium_args())
         try:
             yield browser
         finally:
             browser.close()
+
+
+def chromium_args() -> list[str]:
+    return ["--no-sandbox"] if os.geteuid() == 0 else []  # Chromium's sandbox refuses root
 
 
 class Watched:

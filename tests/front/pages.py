@@ -1,7 +1,10 @@
 """The pages as a browser gets them, through the test client: a visitor or a seated
-player (their token in the session), and a page read with its status checked."""
+player (their token in the session), a page read with its status checked, and the
+Content-Security-Policy it carries."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.test import Client
 
@@ -29,3 +32,9 @@ def page(client: Client, path: str, status: int = 200) -> str:
     assert answer.status_code == status, (path, answer.status_code)
     assert answer["Content-Type"].startswith("text/html")
     return answer.content.decode()
+
+
+def policy(response: Any) -> dict[str, list[str]]:
+    """The Content-Security-Policy header's directives, each with its sources."""
+    header = response["Content-Security-Policy"]
+    return {d.split()[0]: d.split()[1:] for d in header.split(";") if d.strip()}

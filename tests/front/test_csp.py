@@ -11,11 +11,7 @@ from django.contrib.staticfiles import finders
 from django.test import Client
 
 from tests.client import Api
-
-
-def policy(response) -> dict[str, list[str]]:
-    header = response["Content-Security-Policy"]
-    return {d.split()[0]: d.split()[1:] for d in header.split(";") if d.strip()}
+from tests.front.pages import policy
 
 
 def assert_inline_code_is_covered(response) -> None:

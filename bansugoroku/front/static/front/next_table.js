@@ -1,6 +1,6 @@
 // When the player's turn at this table ends (table.js says so with a "turn-ended"
 // event), ask which other table waits for their move longest and offer it, and bring
-// the header's count up to date.
+// the header's count, and app.js the app icon's, up to date.
 "use strict";
 (function () {
   const box = document.getElementById("next-table");
@@ -13,6 +13,7 @@
       });
       if (!answer.ok) return;
       const found = await answer.json();
+      document.dispatchEvent(new CustomEvent("waiting-count", { detail: found.count }));
       const count = document.querySelector('[data-test="waiting-count"]');
       const label = document.querySelector('[data-test="waiting-label"]');
       if (count && label) {

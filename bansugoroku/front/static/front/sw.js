@@ -1,6 +1,60 @@
-// The service worker: shows a push notice and opens its page when it is clicked.
-// Served at /sw.js so that its scope is the whole site. The payload is the server's
-// JSON: {kind, title, body, url, table}.
+// The service worker: shows a push notice and opens its page when it is clicked, and
+// keeps the last copy of each page and of the static files, so that the installed app
+// shows the player's tables and each table as last loaded when there is no network
+// (app.js then says the page may be out of date). The table page's polls of the API
+// pass by: their ETag revalidation stays the browser's, and a failed one says so.
+// Served at /sw.js so that its scope is the whole site. The push payload is the
+// server's JSON: {kind, title, body, url, table}.
+
+const CACHE = "last-seen-v1";
+
+self.addEventListener("install", () => self.skipWaiting());
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name !== CACHE) await caches.delete(name);
+      }
+      await self.clients.claim(); // the page that registered it works offline too
+    })(),
+  );
+});
+
+// The network first, always: only when it fails is the kept copy used. Only reads are
+// kept and answered: a move (a POST) goes to the network or fails, never queued. The
+// admin's pages are the staff's, not the player's app: never kept.
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  const kept =
+    request.method === "GET" &&
+    url.origin === self.location.origin &&
+    ((request.mode === "navigate" && !url.pathname.startsWith("/admin/")) ||
+      url.pathname.startsWith("/static/"));
+  if (kept) event.respondWith(networkFirst(request));
+});
+
+async function networkFirst(request) {
+  const cache = await caches.open(CACHE);
+  try {
+    const answer = await fetch(request);
+    if (answer.ok && !answer.redirected) await cache.put(request, answer.clone());
+    return answer;
+  } catch (error) {
+    const copy = await cache.match(request, { ignoreVary: true });
+    if (!copy) throw error;
+    return request.mode === "navigate" ? marked(copy) : copy;
+  }
+}
+
+// A page from the kept copy says so on its <html> element, and app.js tells the player
+// it may be out of date: the browser may think itself online all the while (a network
+// that answers nothing, a server that is down).
+async function marked(page) {
+  const html = (await page.text()).replace("<html ", "<html data-kept-copy ");
+  return new Response(html, { status: page.status, headers: page.headers });
+}
 
 self.addEventListener("push", (event) => {
   let notice = {};
@@ -45,9 +99,12 @@ async function focusOrOpen(url) {
     }
   }
   for (const client of windows) {
-    if ("navigate" in client && "focus" in client) {
-      await client.focus();
-      return client.navigate(url);
+    // Only a page this worker controls can be sent elsewhere; any other is left alone.
+    const opened = await client.navigate(url).catch(() => null);
+    if (opened) {
+      // Focusing may be refused (the tap no longer counts by then): the page is open.
+      await opened.focus().catch(() => null);
+      return opened;
     }
   }
   return self.clients.openWindow(url);

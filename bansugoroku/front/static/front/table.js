@@ -572,7 +572,7 @@ async function send(action, body) {
       showProblem(fmt(texts.failed, { detail: content.detail || content.title }));
     }
   } catch (error) {
-    showProblem(texts.unreachable);
+    showProblem(texts.not_sent);
   } finally {
     busy = false;
   }
