@@ -14,6 +14,7 @@ from typing import Any
 
 from anymail.exceptions import AnymailRecipientsRefused
 
+from bansugoroku.games import selectors
 from bansugoroku.games.models import Player
 from notifications import push
 from notifications.content import Content, table_url
@@ -60,6 +61,8 @@ def push_sender(send_to_player: Callable[[int, dict[str, Any]], None]) -> Sender
             "body": body,
             "table": code,
             "url": table_url(code),
+            # The installed app's icon shows it (the service worker sets the badge).
+            "badge": selectors.tables_waiting_count(recipient.player),
         }
         send_to_player(recipient.player.pk, payload)
 

@@ -42,7 +42,8 @@ def reachable(player_id: int) -> int:
 
 
 def send_to_player(player_id: int, payload: dict[str, Any]) -> None:
-    """Send `payload` (`kind`, `title`, `body`, `url`, `table`) to each of the player's
+    """Send `payload` (`kind`, `title`, `body`, `url`, `table`, `badge`: the tables
+    waiting for the player's move) to each of the player's
     push subscriptions and device tokens on the channels that are on.
 
     Returns normally when at least one of them received it, or when there is none

@@ -196,6 +196,23 @@ def tables_waiting(token_hash: str) -> tuple[int, list[str]]:
     return (int(rows[0][1]) if rows else 0), [str(row[0]) for row in rows]
 
 
+_WAITING_COUNT_SQL = f"""
+    SELECT count(*)
+    FROM {Seat._meta.db_table} s
+    JOIN {Table._meta.db_table} t ON t.id = s.table_id
+    LEFT JOIN {Game._meta.db_table} g ON g.id = t.current_game_id
+    WHERE s.player_id = %(player)s AND {_SEAT_TO_MOVE} = s.number
+"""
+
+
+def tables_waiting_count(player_id: int) -> int:
+    """How many tables wait for the player's move, as `tables_waiting` counts them: the
+    push notices carry it for the app's badge, where there is a player but no token."""
+    with _db().cursor() as cursor:
+        cursor.execute(_WAITING_COUNT_SQL, {"player": player_id})
+        return int(cursor.fetchone()[0])
+
+
 _VERSION_SQL = f"""
     SELECT t."version", s."id", s."last_seen_at" FROM {Table._meta.db_table} t
     JOIN {Seat._meta.db_table} s ON s.table_id = t.id

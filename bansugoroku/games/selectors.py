@@ -41,6 +41,11 @@ def table_version(*, code: str, player: Player) -> int | None:
     return version
 
 
+def tables_waiting_count(player: Player) -> int:
+    """How many tables wait for the player's move (every page's header counts them)."""
+    return queries.tables_waiting_count(player.pk)
+
+
 def tables_for_player(player: Player) -> list[tuple[Seat, Seat]]:
     """The caller's seats, each with the other seat at its table: those waiting for the
     caller's move first, then the ones that have waited longest. One query whatever

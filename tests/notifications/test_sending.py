@@ -15,7 +15,8 @@ from django.utils import timezone
 from bansugoroku.games import services
 from bansugoroku.games.models import Seat
 from engine.names import roll_name
-from notifications import sending
+from notifications import content, sending
+from notifications.channels import Recipient, push_sender
 from notifications.making import make_notices
 from notifications.models import (
     Attempt,
@@ -350,7 +351,18 @@ def test_a_your_turn_push_reaches_the_browser_signed_and_encrypted(push_service)
     said = browser.decrypt(request)
     assert said["kind"] == "your_turn" and said["table"] == table.code
     assert said["url"].endswith(f"/tables/{table.code}") and said["title"]
+    assert said["badge"] == 1, "the tables waiting for her move, for the app's icon"
     assert request.headers["topic"] == table.code
+
+
+def test_a_push_counts_every_table_waiting_for_the_players_move(db):
+    aiko = PlayerFactory(name="Aiko")
+    waiting = [GameFactory(host=aiko).table for _ in range(3)]  # the host's move, each
+    GameFactory(guest=aiko)  # the other host's move
+    sent: list[dict[str, object]] = []
+    send = push_sender(lambda player, payload: sent.append(payload))
+    send(Recipient(aiko, ""), "your_turn", waiting[0].code, content.your_turn(aiko))
+    assert sent[0]["badge"] == 3
 
 
 def test_no_push_notice_is_made_for_a_player_with_nowhere_to_receive_it():

@@ -63,6 +63,10 @@ self.addEventListener("push", (event) => {
   } catch {
     notice = { body: event.data.text() };
   }
+  // The installed app's icon counts the tables waiting, also while no page is open.
+  if (Number.isInteger(notice.badge) && self.navigator.setAppBadge) {
+    self.navigator.setAppBadge(notice.badge).catch(() => {});
+  }
   event.waitUntil(
     self.registration.showNotification(notice.title || "Ban-sugoroku", {
       body: notice.body || "",
