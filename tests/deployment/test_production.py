@@ -34,6 +34,7 @@ from tests.front.browsers import (
     DESKTOP,
     PHONE,
     Watched,
+    launched,
     my_turn,
     needs_chromium,
     play_one_move,
@@ -167,6 +168,15 @@ def answers(player: Watched, url: str, status: int = 200) -> Any:
     answer = player.context.request.get(url, max_redirects=0)
     assert answer.status == status, (url, answer.status, answer.text()[:500])
     return answer
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """A Chromium that trusts the router's self-signed certificate everywhere, as browsers
+    trust a real one: a context's `ignore_https_errors` does not reach the service
+    worker's script, which Chromium then refuses to register."""
+    with launched("--ignore-certificate-errors") as browser:
+        yield browser
 
 
 def test_the_procfile_serves_the_site_with_debug_off(chromium, site, postmark):

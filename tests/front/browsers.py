@@ -27,16 +27,18 @@ DESKTOP = {"width": 1280, "height": 800}
 
 
 @contextmanager
-def launched() -> Iterator[Any]:
+def launched(*args: str) -> Iterator[Any]:
     """A headless Chromium. Playwright's sync API keeps an event loop in this thread,
     and pytest-django's teardown writes to the database from it, so Django is told that
-    is safe for as long as the browser runs."""
+    is safe for as long as the browser runs. `args` go to Chromium after its own."""
     from playwright.sync_api import sync_playwright
 
     assert CHROMIUM is not None
     with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
         patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=chromium_args())
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=[*chromium_args(), *args]
+        )
         try:
             yield browser
         finally:
