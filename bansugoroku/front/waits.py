@@ -17,8 +17,11 @@ from bansugoroku.games.models import Table, TableState
 
 def wait_words(table: Table, *, your_turn: bool, opponent: str | None, now: datetime) -> str:
     """ "Waiting for you for 3 hours", or for the opponent; empty where nobody's move is
-    awaited (a closed table, or one still waiting for a guest)."""
+    awaited (a closed table, or one still waiting for a guest), and in the first minute,
+    where it would read "for 0 minutes" (the table page's script does the same)."""
     if table.state == TableState.CLOSED or opponent is None:
+        return ""
+    if now - table.active_at < timedelta(minutes=1):
         return ""
     since = timesince(table.active_at, now)
     if your_turn:

@@ -74,3 +74,13 @@ def test_the_table_page_says_the_colour_and_links_the_games_and_the_rules(host, 
 def test_a_table_waiting_for_a_guest_tells_no_wait(host: Api):
     code = host.post("tables", {"rules": {}}).body["code"]
     assert 'data-test="wait">' not in html(host, f"/tables/{code}")
+
+
+def test_no_wait_is_told_in_its_first_minute(host: Api, guest: Api):
+    """It would read "for 0 minutes"."""
+    code = open_table(host, guest)
+    idle_for(code, timedelta(seconds=30))
+    assert 'data-test="wait"' not in html(host, "/me/tables")
+    assert 'data-test="wait" hidden></p>' in html(host, f"/tables/{code}")
+    idle_for(code, timedelta(minutes=2))
+    assert 'data-test="wait">Waiting for' in html(host, "/me/tables")
