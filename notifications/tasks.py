@@ -36,8 +36,8 @@ def send_confirmation(email_id: int, address: str) -> str:
 
 
 @shared_task(name=sign_in.SEND_SIGN_IN, ignore_result=True)
-def send_sign_in(address: str) -> str:
-    return sign_in.send_sign_in(address)
+def send_sign_in(address: str, next_path: str = "") -> str:
+    return sign_in.send_sign_in(address, next_path)
 
 
 @shared_task(name="notifications.send_due", ignore_result=True)

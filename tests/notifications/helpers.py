@@ -11,8 +11,8 @@ from bansugoroku.celery import app
 from bansugoroku.games.models import Player, Seat, Table
 from bansugoroku.games.tasks import deliver_events
 from notifications.models import ConfirmationMail, EmailAddress, Notice
-from notifications.sign_in import SEND_SIGN_IN, send_sign_in
-from notifications.tasks import send_confirmation
+from notifications.sign_in import SEND_SIGN_IN
+from notifications.tasks import send_confirmation, send_sign_in
 from tests.client import Api
 
 
@@ -55,9 +55,10 @@ def confirmed_address(host: Api, address: str = "aiko@example.com") -> int:
 
 
 def send_sign_ins() -> list[str]:
-    """Send the sign-in mails queued on the broker so far, as the worker does (taking
-    them off the queue; the other tasks queued there, which no worker runs in these
-    tests, are dropped); what each did."""
+    """Send the sign-in mails queued on the broker so far through their task, with the
+    arguments the message carries, as the worker does (taking them off the queue; the
+    other tasks queued there, which no worker runs in these tests, are dropped); what
+    each did."""
     done = []
     with app.connection_for_read() as connection:
         queue = connection.SimpleQueue(app.conf.task_default_queue)
