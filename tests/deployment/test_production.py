@@ -216,7 +216,22 @@ def test_the_procfile_serves_the_site_with_debug_off(chromium, site, postmark):
     other.page.locator("[data-movable]").first.wait_for(timeout=10_000)
     shoot(other.page, "deployed-table")
     told = mail_to(postmark, addresses[id(other)], "Your turn")
-    assert link_in(told, origin, f"/tables/{code}")
+    told_link = link_in(told, origin, f"/tables/{code}")
+
+    # The mail opened on a phone that never played: a sign-in link, mailed, back to it.
+    signed_in = Watched(chromium, PHONE, **browser)
+    page = signed_in.page
+    page.goto(told_link)
+    page.wait_for_url(f"{origin}/t/{code}", timeout=10_000)
+    page.click('[data-test="sign-in"]')
+    page.fill('[data-test="sign-in-email"]', addresses[id(other)])
+    page.click('[data-test="send-sign-in"]')
+    page.locator('[data-test="sent"]').wait_for(timeout=10_000)
+    sign_in = mail_to(postmark, addresses[id(other)], "Sign in")
+    page.goto(link_in(sign_in, origin, "/sign-in/"))
+    page.click('[data-test="use-device"]')
+    page.wait_for_url(f"{origin}/tables/{code}", timeout=10_000)
+    page.locator("[data-movable]").first.wait_for(timeout=10_000)  # the turn is theirs
 
     # Every page answers through web, for a player and for a stranger.
     stranger = Watched(chromium, PHONE, **browser)
@@ -260,7 +275,7 @@ def test_the_procfile_serves_the_site_with_debug_off(chromium, site, postmark):
     assert "max-age=315360000" in asset.headers["cache-control"]
     assert "immutable" in asset.headers["cache-control"]
 
-    for watched in (aiko, ben, stranger, phone):
+    for watched in (aiko, ben, signed_in, stranger, phone):
         assert watched.problems == [], watched.problems[:5]
         watched.context.close()
     assert "ready" in deployment.log("worker")
