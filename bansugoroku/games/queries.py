@@ -168,16 +168,23 @@ def tables_of_player(player_id: int) -> list[tuple[Seat, Table, Game | None, Sea
     ]
 
 
-_WAITING_SQL = f"""
-    SELECT t.code, count(*) OVER ()
+_WAITING_FROM = f"""
     FROM {Seat._meta.db_table} s
     JOIN {Table._meta.db_table} t ON t.id = s.table_id
     LEFT JOIN {Game._meta.db_table} g ON g.id = t.current_game_id
-    WHERE s.player_id IN (
-        SELECT id FROM {Player._meta.db_table} WHERE token_hash = %(hash)s
-        UNION ALL
-        SELECT player_id FROM {SignedInToken._meta.db_table} WHERE token_hash = %(hash)s
-    ) AND {_SEAT_TO_MOVE} = s.number
+    WHERE s.player_id IN ({{players}}) AND {_SEAT_TO_MOVE} = s.number
+"""
+"""The seats whose move a table awaits, of the players the `{players}` subquery names."""
+
+_TOKEN_PLAYERS = f"""
+    SELECT id FROM {Player._meta.db_table} WHERE token_hash = %(hash)s
+    UNION ALL
+    SELECT player_id FROM {SignedInToken._meta.db_table} WHERE token_hash = %(hash)s
+"""
+
+_WAITING_SQL = f"""
+    SELECT t.code, count(*) OVER ()
+    {_WAITING_FROM.format(players=_TOKEN_PLAYERS)}
     ORDER BY t.updated_at, t.id
     LIMIT 2
 """
@@ -196,13 +203,7 @@ def tables_waiting(token_hash: str) -> tuple[int, list[str]]:
     return (int(rows[0][1]) if rows else 0), [str(row[0]) for row in rows]
 
 
-_WAITING_COUNT_SQL = f"""
-    SELECT count(*)
-    FROM {Seat._meta.db_table} s
-    JOIN {Table._meta.db_table} t ON t.id = s.table_id
-    LEFT JOIN {Game._meta.db_table} g ON g.id = t.current_game_id
-    WHERE s.player_id = %(player)s AND {_SEAT_TO_MOVE} = s.number
-"""
+_WAITING_COUNT_SQL = f"SELECT count(*) {_WAITING_FROM.format(players='%(player)s')}"
 
 
 def tables_waiting_count(player_id: int) -> int:
