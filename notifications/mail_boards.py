@@ -86,12 +86,12 @@ def _stone(color: int) -> str:
     )
 
 
-def _stack(count: int, color: int, *, right: bool) -> str:
+def _stack(count: int, color: int, *, right: bool, ink: str = INK) -> str:
     """The stones from the outer edge (the right one in the right column), the count
-    after the last of them when more than `SHOWN`."""
+    after the last of them when more than `SHOWN`, in `ink` to stand out on the band."""
     drawn = "".join(_stone(color) for _ in range(min(count, SHOWN)))
     if count > SHOWN:
-        number = f'<b style="{_FONT};font-size:13px;color:{INK};padding:0 3px">{count}</b>'
+        number = f'<b style="{_FONT};font-size:13px;color:{ink};padding:0 3px">{count}</b>'
         drawn = number + drawn if right else drawn + number
     return drawn or "&nbsp;"
 
@@ -118,11 +118,12 @@ def _point(points: list[int], point: int, colors: tuple[int, int]) -> str:
     name = conditional_escape(point_name(point))
     label = f"{number} {name}" if right else f"{name} {number}"
     count, side = _stones_on(points, point)
+    shade = point % 2
     return _place(
-        _stack(count, colors[side], right=right),
+        _stack(count, colors[side], right=right, ink=WHITE if shade else INK),
         label,
         right=right,
-        shade=SHADES[point % 2],
+        shade=SHADES[shade],
         ground=WOOD,
     )
 
