@@ -30,6 +30,12 @@ def table_for_player(*, code: str, player: Player) -> Table:
     return table
 
 
+def table_unseen(code: str) -> Table:
+    """The table with its seats and game, as `table_for_player` reads it, for the worker
+    writing a player a mail about it: nobody is looking at it."""
+    return load_table(code)
+
+
 def table_version(*, code: str, player: Player) -> int | None:
     """The table's version if the caller sits at it, else None (they get the full answer
     and its error). A poll counts as looking at the table too."""
@@ -56,6 +62,16 @@ def tables_for_player(player: Player) -> list[tuple[Seat, Seat]]:
         seat.table, other.table, other.player = table, table, opponent
         found.append((seat, other))
     return found
+
+
+def turn_to_play(table: Table, seat: Seat) -> TurnInProgress | None:
+    """The seat's turn as the engine holds it, from the seat's side (the moves sent so
+    far included), while it is the seat's to play; else None. For a "your turn" mail,
+    which shows the position and its legal plays."""
+    game = table.current_game
+    if game is None or game.is_over or table.seat_to_move != seat.number:
+        return None
+    return game_value(table, game).turn
 
 
 def invite_url(table: Table) -> str:

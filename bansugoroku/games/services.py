@@ -205,8 +205,12 @@ def game_resign(*, player: Player, code: str, version: int) -> Change:
     return _on_game(player, code, version, lambda game, side, roll: Step(game.resign(side)))
 
 
-def game_move(*, player: Player, code: str, version: int, moves: Sequence[Move]) -> Change:
-    """Play one or more die moves of the caller's turn; a complete play ends the turn."""
+def game_move(
+    *, player: Player, code: str, version: int, moves: Sequence[Move], looking: bool = True
+) -> Change:
+    """Play one or more die moves of the caller's turn; a complete play ends the turn.
+    A move replied by mail is made without `looking` at the table: the player's seat is
+    not marked seen, so the next "your turn" notice is not held back for them."""
 
     def play(game: GameValue, side: Side, roll: Roller) -> Step:
         try:
@@ -217,7 +221,7 @@ def game_move(*, player: Player, code: str, version: int, moves: Sequence[Move])
                 exc.message, reason=exc.reason.value, move=list(moves[index]), index=index
             ) from None
 
-    return _on_game(player, code, version, play)
+    return _on_game(player, code, version, play, looking=looking)
 
 
 def cpu_move(*, code: str, game_number: int, turn_number: int) -> Change | None:
@@ -298,12 +302,14 @@ def _on_game(
     code: str,
     version: int,
     act: Callable[[GameValue, Side, Roller], Step],
+    *,
+    looking: bool = True,
 ) -> Change:
     """A change to the game being played: lock the table, load its game as the engine's
     value, `act` on it for the caller's side (with the game's dice), persist the step.
     The engine's refusals become the API's errors, each with its stable code."""
     with _transaction() as now:
-        table, seat = lock_seat(code, player, version, now)
+        table, seat = lock_seat(code, player, version, now, looking=looking)
         game = _current_game(table)
         try:
             step = act(store.game_value(table, game), seat.side, store.roller(game))

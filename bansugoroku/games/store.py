@@ -85,18 +85,22 @@ def lock_table_unversioned(code: str) -> Table:
     return load_table(code)
 
 
-def lock_seat(code: str, player: Player, version: int, now: datetime) -> tuple[Table, Seat]:
+def lock_seat(
+    code: str, player: Player, version: int, now: datetime, *, looking: bool = True
+) -> tuple[Table, Seat]:
     """The table locked FOR UPDATE and the caller's seat at it, if the client saw its
     latest `version`. The seat is checked first: a stranger gets TableNotFound, never
     a StaleState that would tell them the table exists and its version. A closed table
     refuses every change as TableClosed whatever the version: a move that waited for
     the lock while the idle sweep closed the table is told why, not just "stale". The
-    seat is marked seen `now`, the change's time; the change writes it with the rest."""
+    seat is marked seen `now`, the change's time, unless the caller is not `looking`
+    at the table (a move replied by mail); the change writes it with the rest."""
     table = lock_table(code)
     seat = seat_of(table, player)
     if table.state == TableState.CLOSED:
         raise TableClosed("this table is closed")
-    seat.last_seen_at = now
+    if looking:
+        seat.last_seen_at = now
     if version != table.version:
         raise StaleState(
             f"you saw version {version}, the table is at {table.version}: fetch it again",
