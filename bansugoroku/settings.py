@@ -380,6 +380,17 @@ NOTICE_SEND_TIMEOUT = env_duration(
 EMAIL_TIMEOUT = NOTICE_SEND_TIMEOUT.total_seconds()
 ANYMAIL = env_prefixed("ANYMAIL_") | {"REQUESTS_TIMEOUT": EMAIL_TIMEOUT}
 
+# Playing by replying to a "your turn" e-mail (bansugoroku/mail_play.py): on once mail to
+# play+<token>@INBOUND_DOMAIN reaches INBOUND_PROVIDER's inbound webhook (by default the
+# provider mail is sent through), behind ANYMAIL_WEBHOOK_SECRET. A reply address works
+# once, until REPLY_TOKEN_MAX_AGE after its mail was written.
+INBOUND_DOMAIN = env_str("INBOUND_DOMAIN")
+_sending_provider = re.fullmatch(r"anymail\.backends\.(\w+)\.EmailBackend", EMAIL_BACKEND or "")
+INBOUND_PROVIDER = env_str("INBOUND_PROVIDER", _sending_provider[1] if _sending_provider else None)
+REPLY_TOKEN_MAX_AGE = env_duration(
+    "REPLY_TOKEN_MAX_AGE", timedelta(days=14), minimum=timedelta(hours=1)
+)
+
 # Notices (notifications/): how "your turn" e-mails are paced, and when a player counts
 # as looking at the table (then no notice disturbs them). 0 turns either off.
 NOTICE_EMAIL_SPACING = env_duration("NOTICE_EMAIL_SPACING", timedelta(hours=3))

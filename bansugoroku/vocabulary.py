@@ -21,6 +21,7 @@ text and the new-table form's choices are all made from it.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext, ngettext, pgettext_lazy
@@ -90,6 +91,20 @@ def play_text(notation: str) -> str:
     """A play's notation as players read it, `bar` and `off` in their language
     ("Bar/22 6/raus" in German). The API and the exports keep the machine's words."""
     return _NOTATION_WORD.sub(lambda word: str(_NOTATION_WORDS[word[1]]), notation)
+
+
+def notation_read(text: str) -> str:
+    """What a player wrote as a play, in the notation the engine reads: `play_text`'s
+    words of the active language (or the English ones) back to `bar` and `off`, in any
+    case, full-width digits and slashes folded (NFKC), as a Japanese keyboard types them.
+
+    >>> notation_read("BAR/22 ６／OFF")
+    'bar/22 6/off'
+    """
+    text = unicodedata.normalize("NFKC", text).lower()
+    for word, said in _NOTATION_WORDS.items():
+        text = text.replace(str(said).lower(), word)
+    return text
 
 
 def notation_words() -> dict[str, str]:

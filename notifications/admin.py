@@ -16,6 +16,7 @@ from notifications.models import (
     Attempt,
     DeviceToken,
     EmailAddress,
+    InboundMail,
     Notice,
     Preferences,
     PushSubscription,
@@ -102,3 +103,14 @@ class DeviceTokenAdmin(admin.ModelAdmin[DeviceToken]):
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(InboundMail)
+class InboundMailAdmin(ReadOnly[InboundMail], admin.ModelAdmin[InboundMail]):
+    """Mail that came in to a reply address, counted by outcome: the filter shows how
+    many of each (unknown tokens, wrong senders, malformed, ...), none of them answered."""
+
+    list_display = ["received_at", "outcome", "detail", "player", "table"]
+    list_filter = ["outcome"]
+    show_facets = admin.ShowFacets.ALWAYS
+    date_hierarchy = "received_at"

@@ -4,7 +4,9 @@ tables it is about, each with a link straight to the table page (`/tables/CODE`)
 E-mail and push say the same things; the mail templates lay them out. A "your turn"
 notice is written when it is sent, not when it was made: it lists every table waiting
 for the player's move then, oldest first, so a notice that was delayed or folded into a
-later one still says what is true.
+later one still says what is true. By e-mail it also draws each table's board as the
+player sees it, and, where the player plays by reply, gives each table a reply address
+(`reply_tokens`) and the notation to answer in.
 """
 
 from __future__ import annotations
@@ -24,8 +26,28 @@ from bansugoroku.games.models import Event, Player, Seat, TableState
 from bansugoroku.site import site_url
 from bansugoroku.vocabulary import play_text, seat_holder
 from engine.names import roll_name
-from engine.notation import mirror_play
-from notifications.models import Kind, TableMute
+from engine.notation import format_play, mirror_play
+from engine.plays import legal_plays
+from engine.turn import TurnInProgress
+from notifications import mail_boards, reply_tokens
+from notifications.models import Kind, Preferences, TableMute
+
+
+@dataclass(frozen=True)
+class ReplyOffer:
+    """How to play a table's turn by replying: the address, and a legal play as the
+    player writes it; `forced` is the only legal play when there is one (a reply of
+    `ok` plays it)."""
+
+    address: str
+    example: str
+    forced: bool
+
+
+@dataclass(frozen=True)
+class Board:
+    html: str
+    text: str
 
 
 @dataclass(frozen=True)
@@ -33,6 +55,8 @@ class TableLine:
     code: str
     url: str
     lines: list[str]
+    board: Board | None = None
+    reply: ReplyOffer | None = None
 
 
 @dataclass(frozen=True)
@@ -44,6 +68,11 @@ class Content:
     def line_about(self, code: str) -> TableLine | None:
         """The table the notice was made for, among those listed."""
         return next((table for table in self.tables if table.code == code), None)
+
+    @property
+    def reply_to(self) -> str | None:
+        """The mail's Reply-To: the first table listed that can be played by reply."""
+        return next((t.reply.address for t in self.tables if t.reply), None)
 
 
 def table_url(code: str) -> str:
@@ -108,20 +137,29 @@ def _table_told(code: str, other: Seat) -> str:
     return _("%(code)s against %(name)s") % {"code": code, "name": holder}
 
 
-def for_notice(kind: str, event: Event, player: Player) -> Content:
+def for_notice(kind: str, event: Event, player: Player, *, by_mail: bool = False) -> Content:
     """The content of a notice of `kind` made from `event`, for `player`, in their
-    language."""
+    language; `by_mail` for an e-mail, which shows more."""
     with translation.override(player.locale):
         if kind == Kind.YOUR_TURN:
-            return your_turn(player)
+            return your_turn(player, by_mail=by_mail)
         return _ABOUT_ONE_TABLE[kind](event, player)
 
 
-def your_turn(player: Player) -> Content:
-    """Every table where the player's move is awaited, oldest first, but those muted."""
+def your_turn(player: Player, *, by_mail: bool = False) -> Content:
+    """Every table where the player's move is awaited, oldest first, but those muted;
+    `by_mail`, each with its board and, where the player plays by reply, its offer."""
     muted = set(TableMute.objects.filter(player=player).values_list("table_id", flat=True))
+    prefs = Preferences.objects.filter(player=player).first() or Preferences(player=player)
+    replies = by_mail and reply_tokens.inbound_provider() is not None
     waiting = [
-        _waiting_line(seat, other)
+        _waiting_line(
+            seat,
+            other,
+            by_mail=by_mail,
+            reply=replies and reply_tokens.plays_by_reply(prefs, (seat, other)),
+            player=player,
+        )
         for seat, other in selectors.tables_for_player(player)
         if seat.table_id not in muted and seat.table.seat_to_move == seat.number
     ]
@@ -134,9 +172,11 @@ def your_turn(player: Player) -> Content:
     return Content(subject, [_("Your move is awaited:")], waiting)
 
 
-def _waiting_line(seat: Seat, other: Seat) -> TableLine:
+def _waiting_line(
+    seat: Seat, other: Seat, *, by_mail: bool = False, reply: bool = False, player: Player
+) -> TableLine:
     """`seat`'s table, whose turn it is, as `selectors.tables_for_player` gives it: its
-    game and the other seat's player read already."""
+    game and the other seat's player read already; `player` is `seat`'s."""
     table = seat.table
     game = table.current_game
     assert game is not None  # a game is being played: it is `seat`'s turn
@@ -160,7 +200,36 @@ def _waiting_line(seat: Seat, other: Seat) -> TableLine:
             % {"name": who, "dice": dice_text(passed["dice"])}
         )
     lines.append(_("You rolled %(dice)s.") % {"dice": dice_text(game.dice)})
-    return TableLine(table.code, table_url(table.code), lines)
+    if not by_mail:
+        return TableLine(table.code, table_url(table.code), lines)
+    turn = selectors.turn_to_play(table, seat)
+    assert turn is not None  # it is `seat`'s turn
+    offer = _reply_offer(player, seat, turn) if reply else None
+    return TableLine(table.code, table_url(table.code), lines, turn_board(seat, turn), offer)
+
+
+def turn_board(seat: Seat, turn: TurnInProgress) -> Board:
+    """The position now, the moves sent so far made, from the player's side."""
+    position = turn.current
+    points, bar, off = list(position.points), list(position.bar), list(position.off)
+    colors = (seat.number, 1 - seat.number)
+    return Board(
+        mail_boards.html_board(points, bar, off, colors),
+        mail_boards.text_board(points, bar, off, colors),
+    )
+
+
+def _reply_offer(player: Player, seat: Seat, turn: TurnInProgress) -> ReplyOffer | None:
+    """A reply address for the turn, unless some of its moves were sent already (from
+    an app): a reply plays a whole turn from its start."""
+    if turn.played:
+        return None
+    plays = legal_plays(turn.position, turn.dice, turn.rules)
+    example = play_text(format_play(turn.position, plays[0].moves))
+    table = seat.table
+    assert table.current_game is not None
+    address = reply_tokens.issue(player, table, table.current_game)
+    return ReplyOffer(address, example, forced=len(plays) == 1)
 
 
 def game_over(event: Event, player: Player) -> Content:

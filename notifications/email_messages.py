@@ -45,12 +45,15 @@ def _email(
     template: str,
     context: dict[str, Any],
     headers: dict[str, str],
+    reply_to: str | None = None,
 ) -> EmailMultiAlternatives:
     context = context | {"player": player, "settings_url": settings_url()}
     with translation.override(player.locale):
         text = render_to_string(f"notifications/{template}.txt", context)
         html = render_to_string(f"notifications/{template}.html", context)
-    message = EmailMultiAlternatives(subject, text, to=[address], headers=headers)
+    message = EmailMultiAlternatives(
+        subject, text, to=[address], headers=headers, reply_to=[reply_to] if reply_to else None
+    )
     message.attach_alternative(html, "text/html")
     return message
 
@@ -59,14 +62,25 @@ def notice_email(
     player: Player, address: str, kind: str, content: Content
 ) -> EmailMultiAlternatives:
     """A notice to the player's confirmed address, with a link that stops its kind both
-    in the headers and in the body, where the reader sees it."""
+    in the headers and in the body, where the reader sees it. A "your turn" mail that
+    can be answered with the move is replied to at its first table's reply address."""
     one_click, page = unsubscribe_urls(player.pk, kind, address)
     headers = {
         "List-Unsubscribe": f"<{one_click}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
     }
     context = {"content": content, "unsubscribe_url": page}
-    return _email(player, address, content.subject, "notice", context, headers)
+    return _email(player, address, content.subject, "notice", context, headers, content.reply_to)
+
+
+def answer_email(player: Player, address: str, content: Content) -> EmailMultiAlternatives:
+    """The answer to a reply that played a move, or did not: the player asked for it by
+    replying, so it has no unsubscribe link. Replied to, it plays the turn again while
+    the turn is still the player's."""
+    context = {"content": content}
+    return _email(
+        player, address, content.subject, "answer", context, headers={}, reply_to=content.reply_to
+    )
 
 
 def confirmation_email(

@@ -103,6 +103,11 @@ class Preferences(models.Model):
     """When the latest "your turn" e-mail (or digest) went out: the next waits."""
     push_stopped_at = models.DateTimeField(null=True, blank=True)
     """When push failed for good (no subscription left); registering one clears it."""
+    play_by_reply = models.BooleanField(default=True)
+    """A "your turn" e-mail may be answered with the move (`notifications.inbound`)."""
+    play_by_reply_cpu = models.BooleanField(default=True)
+    """...at tables against the CPU too: some would rather not play a practice game by
+    mail."""
 
     class Meta:
         verbose_name_plural = "preferences"
@@ -284,3 +289,72 @@ class SignInLink(models.Model):
 
     def __str__(self) -> str:
         return f"sign-in link of player {self.player_id}"
+
+
+# --- Playing by replying to a "your turn" e-mail (notifications.inbound) --------------
+
+
+class ReplyToken(models.Model):
+    """The secret in the reply address of a "your turn" e-mail, one per table the mail
+    lists: `play+<token>@INBOUND_DOMAIN`. Only its hash is kept. A reply to it plays one
+    turn of one table: that game's `turn_number` at `table_version`, the table as the
+    mail showed it; it works once (`used_at`, set in the move's transaction) and until
+    `expires_at`. The hourly purge deletes it after (`notifications.retention`)."""
+
+    token_hash = models.CharField(max_length=64, unique=True)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    game_number = models.PositiveIntegerField()
+    turn_number = models.PositiveIntegerField()
+    table_version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"reply token of player {self.player_id} at {self.table_id}"
+
+
+class InboundOutcome(models.TextChoices):
+    """What became of a mail that came in. Only the first two are answered: the rest
+    may come from anyone, and a reply to a forged sender is backscatter."""
+
+    PLAYED = "played"
+    """The move was played and confirmed by mail."""
+    REFUSED = "refused"
+    """From the player, about their turn, but not playable (illegal, incomplete, the
+    table moved on, the token used or expired): they were told why."""
+    UNKNOWN_TOKEN = "unknown_token"
+    """No reply address of ours, or one no mail was sent with."""
+    WRONG_SENDER = "wrong_sender"
+    """A token of ours from an address that is not its player's confirmed one: a
+    forwarded copy, or a forgery."""
+    MALFORMED = "malformed"
+    """A mail with no sender or no readable text."""
+    TURNED_OFF = "turned_off"
+    """The player turned playing by reply off since the mail went out."""
+    REPEATED = "repeated"
+    """The provider delivered the same mail again (same Message-ID): handled once."""
+
+
+class InboundMail(models.Model):
+    """One mail that came in to a reply address, for the admin's counts of each outcome.
+    Neither the token nor the text is kept; `message_hash` (of its Message-ID) only
+    tells a mail the provider posts again."""
+
+    received_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    outcome = models.CharField(max_length=16, choices=InboundOutcome.choices)
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    message_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    detail = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = "inbound mail"
+
+    def __str__(self) -> str:
+        return f"{self.outcome} at {self.received_at:%Y-%m-%d %H:%M:%S}"

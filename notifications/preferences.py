@@ -26,6 +26,8 @@ def preferences_update(
     email_mode: str | None = None,
     kinds: Mapping[str, Mapping[str, bool]] | None = None,
     muted_tables: Sequence[str] | None = None,
+    play_by_reply: bool | None = None,
+    play_by_reply_cpu: bool | None = None,
 ) -> Preferences:
     """Set what is given; `muted_tables` replaces the list of muted tables, each one
     the player sits at (any other answers TableNotFound, as everywhere)."""
@@ -34,6 +36,10 @@ def preferences_update(
         prefs = Preferences.objects.select_for_update().get(player=player)
         if email_mode is not None:
             prefs.email_mode = email_mode
+        if play_by_reply is not None:
+            prefs.play_by_reply = play_by_reply
+        if play_by_reply_cpu is not None:
+            prefs.play_by_reply_cpu = play_by_reply_cpu
         for kind, channels in (kinds or {}).items():
             for channel, on in channels.items():
                 field = prefs.email_kinds if channel == Channel.EMAIL else prefs.push_kinds

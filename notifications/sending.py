@@ -229,7 +229,9 @@ def _lease(notice: Notice, recipient: Recipient, prefs: Preferences, now: dateti
         prefs.last_turn_email_at = now
         prefs.save(update_fields=["last_turn_email_at"])
     # Written after the folds are read: every table of theirs still waiting is listed.
-    said = content.for_notice(notice.kind, notice.event, notice.player)
+    said = content.for_notice(
+        notice.kind, notice.event, notice.player, by_mail=notice.channel == Channel.EMAIL
+    )
     # A request per device, or the one mail, each NOTICE_SEND_TIMEOUT at most; and one
     # more for the rest of the work.
     requests = push.reachable(notice.player_id) if notice.channel == Channel.PUSH else 1

@@ -52,6 +52,14 @@ class NoticePreferences(TypedDict):
     ]
     kinds: KindsOut
     muted_tables: Annotated[list[str], Doc("Codes of tables with no notice at all.")]
+    play_by_reply: Annotated[
+        bool,
+        Doc(
+            'Whether a "your turn" e-mail can be answered with the move (on by default; '
+            "only where the site receives mail)."
+        ),
+    ]
+    play_by_reply_cpu: Annotated[bool, Doc("The same at tables against the CPU (on by default).")]
 
 
 class SignInAsked(TypedDict):

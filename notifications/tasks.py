@@ -1,6 +1,7 @@
 """Celery tasks of the notices: send one, the periodic pick-up of those due, and an
 address's confirmation mail (`addresses.send_confirmation`, queued by `email_set`), and
-a sign-in mail (`sign_in.send_sign_in`, queued by `sign_in.queue_sign_in`).
+a sign-in mail (`sign_in.send_sign_in`, queued by `sign_in.queue_sign_in`), and the
+answer to a reply that plays a move by mail (`reply_mails.send_answer`).
 
 `games.deliver_events` makes the notices in its own transaction (`outbox_notices`, a
 reader of the games' outbox, registered in the app's `ready`) and queues
@@ -19,7 +20,7 @@ from django.db import transaction
 
 from bansugoroku.games.models import Event
 from bansugoroku.games.outbox import send_quietly
-from notifications import addresses, sending, sign_in
+from notifications import addresses, reply_mails, sending, sign_in
 from notifications.making import make_notices
 
 SEND = "notifications.send"
@@ -62,3 +63,8 @@ def queue_send(notice_id: int) -> None:
     """Queue the notice's sending as the outbox queues events; a message the broker
     lost is made up for by `send_due`."""
     send_quietly(SEND, (notice_id,), "notice %s waits for send_due", notice_id)
+
+
+@shared_task(name=reply_mails.SEND_ANSWER, ignore_result=True)
+def send_answer(player_id: int, table_id: int, answer: str, written: str) -> str:
+    return reply_mails.send_answer(player_id, table_id, answer, written)

@@ -63,6 +63,8 @@ class PreferencesSerializer(StrictSerializer):
         required=False,
         help_text="Replaces the list: the codes of your tables to hear nothing about.",
     )
+    play_by_reply = Bool(required=False, help_text='Answer "your turn" e-mails with the move.')
+    play_by_reply_cpu = Bool(required=False, help_text="The same at tables against the CPU.")
 
 
 class ConfirmSerializer(StrictSerializer):

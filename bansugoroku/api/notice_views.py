@@ -45,6 +45,8 @@ def preferences_json(player: Player, prefs: Preferences) -> shapes.NoticePrefere
         "email_mode": prefs.email_mode,
         "kinds": kinds,  # type: ignore[typeddict-item]
         "muted_tables": preferences.muted_codes(player),
+        "play_by_reply": prefs.play_by_reply,
+        "play_by_reply_cpu": prefs.play_by_reply_cpu,
     }
 
 
@@ -71,9 +73,9 @@ class NoticePreferencesView(APIView):
         responses={200: component(shapes.NoticePreferences)} | schema.problems(400, 404),
         summary="Change which notices you get",
         description="Give only what changes: `kinds` per kind and channel, e.g. "
-        '`{"kinds": {"your_turn": {"email": false}}}`, the `email_mode`, or '
-        "`muted_tables` (the whole list). A code you don't sit at is 404 "
-        "`table_not_found`.",
+        '`{"kinds": {"your_turn": {"email": false}}}`, the `email_mode`, '
+        "`muted_tables` (the whole list), or `play_by_reply` and `play_by_reply_cpu`. "
+        "A code you don't sit at is 404 `table_not_found`.",
     )
     def patch(self, request: Request) -> Response:
         player = player_of(request)

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django_stubs_ext import StrPromise
 
 from bansugoroku.games.models import Player
-from notifications import addresses, preferences
+from notifications import addresses, preferences, reply_tokens
 from notifications.errors import InvalidToken, NoAddress
 from notifications.models import Channel, EmailAddress, EmailMode, Kind
 from notifications.tokens import read_confirm_token
@@ -94,6 +94,9 @@ def notices_context(player: Player) -> dict[str, Any]:
             for kind, label in KINDS.items()
         ],
         "push_on": settings.VAPID_PUBLIC_KEY is not None,
+        "reply_on": reply_tokens.inbound_provider() is not None,
+        "play_by_reply": prefs.play_by_reply,
+        "play_by_reply_cpu": prefs.play_by_reply_cpu,
     }
 
 

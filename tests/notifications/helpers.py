@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from django.core import mail
 from django.utils import timezone
@@ -11,8 +12,9 @@ from bansugoroku.celery import app
 from bansugoroku.games.models import Player, Seat, Table
 from bansugoroku.games.tasks import deliver_events
 from notifications.models import ConfirmationMail, EmailAddress, Notice
+from notifications.reply_mails import SEND_ANSWER
 from notifications.sign_in import SEND_SIGN_IN
-from notifications.tasks import send_confirmation, send_sign_in
+from notifications.tasks import send_answer, send_confirmation, send_sign_in
 from tests.client import Api
 
 
@@ -55,10 +57,22 @@ def confirmed_address(host: Api, address: str = "aiko@example.com") -> int:
 
 
 def send_sign_ins() -> list[str]:
-    """Send the sign-in mails queued on the broker so far through their task, with the
-    arguments the message carries, as the worker does (taking them off the queue; the
-    other tasks queued there, which no worker runs in these tests, are dropped); what
-    each did."""
+    """Send the sign-in mails queued on the broker so far, as the worker does."""
+    return run_queued(SEND_SIGN_IN)
+
+
+def send_answers() -> list[str]:
+    """Send the answers to replies queued on the broker so far, as the worker does."""
+    return run_queued(SEND_ANSWER)
+
+
+_TASKS: dict[str, Callable[..., str]] = {SEND_SIGN_IN: send_sign_in, SEND_ANSWER: send_answer}
+
+
+def run_queued(name: str) -> list[str]:
+    """Run the tasks called `name` queued on the broker so far, with the arguments each
+    message carries, as the worker does (taking them off the queue; the other tasks
+    queued there, which no worker runs in these tests, are dropped); what each did."""
     done = []
     with app.connection_for_read() as connection:
         queue = connection.SimpleQueue(app.conf.task_default_queue)
@@ -69,9 +83,9 @@ def send_sign_ins() -> list[str]:
                 except queue.Empty:
                     break
                 message.ack()
-                if message.headers.get("task") == SEND_SIGN_IN:
+                if message.headers.get("task") == name:
                     args, _, _ = message.decode()
-                    done.append(send_sign_in(*args))
+                    done.append(_TASKS[name](*args))
         finally:
             queue.close()
     return done

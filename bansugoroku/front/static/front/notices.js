@@ -86,11 +86,12 @@ function choicesForm(form) {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const kinds = {};
-    for (const box of form.querySelectorAll("input[type=checkbox]")) {
+    for (const box of form.querySelectorAll("input[type=checkbox]:not([data-reply])")) {
       kinds[box.name] = { ...kinds[box.name], [box.value]: box.checked };
     }
     const mode = form.querySelector("input[name=email_mode]:checked");
     const body = { kinds, ...(mode && { email_mode: mode.value }) };
+    for (const box of form.querySelectorAll("input[data-reply]")) body[box.name] = box.checked;
     saving(form, () => send("PATCH", "/players/me/notices", body, form.dataset.failed), form.dataset.saved);
   });
 }
