@@ -1,6 +1,7 @@
 """The site installed as an app, in a phone-sized headless Chromium: installable by
 Chromium's own criteria, the waiting count on the app's icon, a tapped notice opening
-its table, and the player's tables and a table readable with the network cut.
+its table, and the player's tables and a table readable with the network cut, the
+table as its page last saw it.
 
 Screenshots go to the git-ignored .screenshots/ folder."""
 
@@ -17,8 +18,10 @@ from tests.front.browsers import (
     Watched,
     assert_fits,
     chromium_args,
+    my_turn,
     needs_chromium,
     shoot,
+    version,
 )
 
 pytestmark = needs_chromium
@@ -188,6 +191,79 @@ def test_with_the_network_cut_my_tables_and_a_table_load_and_say_so(
     page.evaluate("window.scrollTo(0, 0)")
     shoot(page, "app-offline-table-360x740")
     assert_fits(page)
+    watched.context.close()
+
+
+PROBLEMS_SHOWN = """() => {
+  const box = document.getElementById("problem");
+  window.problemsShown = [];
+  new MutationObserver(() => window.problemsShown.push(box.textContent))
+    .observe(box, {childList: true, characterData: true, subtree: true});
+}"""
+"""Record every text the page's problem line shows: the next failed poll soon replaces
+a move's "not sent" with "can't be reached"."""
+
+
+def test_offline_a_table_shows_the_opponents_move_its_page_last_polled(
+    chromium, server, settings_for_play
+):
+    """The worker's copy of the table page holds the state of its load; the page shows
+    the newer one it polled since, still saying it may be out of date."""
+    host, guest = Api().new_player("Aiko"), Api().new_player("Ben")
+    code = open_table(host, guest)
+    opponent, table = mover(code, host, guest)
+    player = guest if opponent is host else host
+    watched = as_player(chromium, server, player.token)
+    page = watched.page
+    page.goto(server + "/me/tables")
+    controlled(page)
+    page.goto(f"{server}/tables/{code}")  # through the worker, which keeps this copy
+    loaded = str(table["version"])
+    page.locator(f'#board[data-version="{loaded}"]').wait_for()
+    assert not my_turn(page)
+
+    play = {"version": table["version"], "moves": table["game"]["turn"]["plays_left"][0]["moves"]}
+    assert opponent.post(f"tables/{code}/moves", play).status == 200
+    polled = str(Api(player.token).state(code)["version"])
+    assert polled != loaded
+    page.locator(f'#board[data-version="{polled}"]').wait_for(timeout=WAIT * 1000)
+    assert my_turn(page), "the opponent's play left a move to make"
+
+    watched.context.set_offline(True)
+    watched.problems.clear()
+    page.reload()
+    page.locator("#board[data-version]").wait_for()
+    assert version(page) == polled, "the state of the last load, not the one polled since"
+    assert my_turn(page)
+    assert "played" in page.locator("#news").inner_text()
+    offline = page.locator('[data-test="offline"]')
+    assert offline.is_visible()
+    assert "may be out of date" in offline.inner_text()
+    page.evaluate(PROBLEMS_SHOWN)
+    page.locator('[data-test="at-once"]').check()
+    page.locator("[data-movable]").first.click()
+    page.locator("[data-legal]").first.click()
+    deadline = time.monotonic() + WAIT
+    while not any(
+        "Not sent: this needs a connection." in text
+        for text in page.evaluate("window.problemsShown")
+    ):
+        assert time.monotonic() < deadline, "the move did not say it needs a connection"
+        page.wait_for_timeout(20)
+    assert version(page) == polled
+    assert str(Api(player.token).state(code)["version"]) == polled  # nothing queued
+    page.evaluate("window.scrollTo(0, 0)")
+    shoot(page, "app-offline-polled-table-360x740")
+
+    # Online again, the page from the network shows the server's newer state.
+    watched.context.set_offline(False)
+    mine = Api(player.token).state(code)
+    play = {"version": mine["version"], "moves": mine["game"]["turn"]["plays_left"][0]["moves"]}
+    assert Api(player.token).post(f"tables/{code}/moves", play).status == 200
+    page.reload()
+    page.locator("#board[data-version]").wait_for()
+    assert version(page) == str(Api(player.token).state(code)["version"]) != polled
+    assert page.locator('[data-test="offline"]').is_hidden()
     watched.context.close()
 
 

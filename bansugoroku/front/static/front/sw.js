@@ -1,7 +1,8 @@
 // The service worker: shows a push notice and opens its page when it is clicked, and
 // keeps the last copy of each page and of the static files, so that the installed app
 // shows the player's tables and each table as last loaded when there is no network
-// (app.js then says the page may be out of date). The table page's polls of the API
+// (app.js then says the page may be out of date; table.js shows the newer state of the
+// table it kept in the browser, if any). The table page's polls of the API
 // pass by: their ETag revalidation stays the browser's, and a failed one says so.
 // Served at /sw.js so that its scope is the whole site. The push payload is the
 // server's JSON: {kind, title, body, url, table}.

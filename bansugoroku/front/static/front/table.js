@@ -12,6 +12,11 @@
 // the turn. It is kept in this browser (localStorage): it is about the device (a
 // phone's mistaken tap, a desktop's mouse), needs no account, and other clients of the
 // API have their own.
+//
+// Offline, the service worker answers with the page as last loaded, its state as it was
+// then. So every state this page shows is kept in this browser too, and a kept copy of
+// the page shows the newest this browser saw of the table (app.js says it may be out of
+// date); a page from the network shows its own, the server's latest.
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -42,8 +47,47 @@ function store(key, value) {
   try {
     localStorage.setItem(key, value);
   } catch (error) {
-    // the preference lasts as long as the page
+    // kept as long as the page: the preference, the state for the offline copy
   }
+}
+
+// The states last seen, one a table and seat, the most recently seen last and at most
+// KEPT_STATES of them (a state can be tens of kilobytes). The state is the seat's own
+// (its numbering, its legal moves), and a seat is one player's for the table's life, so
+// a state is never shown to another player using this browser.
+const LAST_SEEN = "last-seen-states";
+const KEPT_STATES = 20;
+const seen = `${state.code}/${state.you.seat}`;
+
+function lastSeen() {
+  try {
+    const all = JSON.parse(stored(LAST_SEEN));
+    return all && typeof all === "object" ? all : {};
+  } catch (error) {
+    return {};
+  }
+}
+
+// Keep `shown` as this seat's last seen state, unless another page of this browser saw
+// a newer one.
+function remember(shown) {
+  const all = lastSeen();
+  if (all[seen] && all[seen].version > shown.version) return;
+  delete all[seen];
+  all[seen] = shown;
+  const keys = Object.keys(all);
+  for (const key of keys.slice(0, Math.max(0, keys.length - KEPT_STATES))) delete all[key];
+  store(LAST_SEEN, JSON.stringify(all));
+}
+
+// The worker marks a page it answered from its copy because the network failed: only
+// there is a kept state shown, and only one newer than the page's. A page from the
+// network holds the server's latest, which no kept state overrides.
+if (document.documentElement.hasAttribute("data-kept-copy")) {
+  const kept = lastSeen()[seen];
+  if (kept && kept.version > state.version) state = kept;
+} else {
+  remember(state);
 }
 
 const $ = (selector) => document.querySelector(selector);
@@ -520,6 +564,7 @@ function accept(next) {
   const before = state;
   const wasMine = myTurn();
   state = next;
+  remember(next);
   selected = null;
   draft = [];
   showProblem("");
