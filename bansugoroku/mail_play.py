@@ -2,9 +2,10 @@
 
 The mail provider posts each mail sent to a reply address (`notifications.reply_tokens`)
 to its inbound webhook, `/anymail/<esp>/inbound/`; anymail parses it, in the provider's
-own format, and signals it here. The route exists only while the site receives mail
-(`reply_tokens.inbound_provider`: an inbound domain and the webhook's secret set), and
-anymail's view checks that basic-auth secret on every post.
+own format (`notifications.webhooks.run_webhook`), and it is taken here. The route
+exists only while the site receives mail (`reply_tokens.inbound_provider`: an inbound
+domain and the webhook's secret set), and anymail's view checks that basic-auth secret
+on every post.
 
 A reply plays a move only when its token is one we mailed, unused and unexpired, and
 its sender is the token's player's confirmed address (as a mailbox: any case, Gmail's
@@ -23,15 +24,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Callable
-from typing import Any
 
-from anymail.exceptions import AnymailError, AnymailWebhookValidationFailure
 from anymail.inbound import AnymailInboundMessage
-from anymail.signals import AnymailInboundEvent, inbound
-from anymail.urls import urlpatterns as anymail_routes
+from anymail.signals import AnymailInboundEvent
 from django.db import transaction
-from django.dispatch import receiver
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import timezone, translation
 from django.views.decorators.csrf import csrf_exempt
@@ -54,36 +50,28 @@ from notifications.models import (
 )
 from notifications.reply_mails import SEND_ANSWER, Answer
 from notifications.reply_text import move_line
+from notifications.webhooks import provider_views, run_webhook
 
-_INBOUND_VIEWS: dict[str, Callable[..., HttpResponse]] = {
-    route.name.removesuffix("_inbound_webhook"): route.callback
-    for route in anymail_routes
-    if route.name and route.name.endswith("_inbound_webhook")
-}
+_INBOUND_VIEWS = provider_views("inbound")
 _FORCED = {"ok", "okay"}
 """A reply that plays the only legal play."""
 
 
 @csrf_exempt
 def inbound_webhook(request: HttpRequest, esp: str) -> HttpResponse:
-    """anymail's inbound view of the provider replies come through; a 404 for any other
-    provider, and while the site receives no mail. Wrong or missing credentials are
-    401 (anymail's own answer would be a 400). A mail anymail cannot parse (a sender
-    that is no address) is counted as malformed and taken, 200: posted again, it would
-    fail again."""
+    """anymail's inbound view of the provider replies come through, each reply taken;
+    a 404 for any other provider, and while the site receives no mail. Wrong or missing
+    credentials are 401; a body that is no mail of the provider's, 400, and counted as
+    malformed."""
     if esp != reply_tokens.inbound_provider():
         raise Http404("no such webhook")
-    try:
-        return _INBOUND_VIEWS[esp](request)
-    except AnymailWebhookValidationFailure:
-        return HttpResponse(status=401, headers={"WWW-Authenticate": 'Basic realm="webhook"'})
-    except AnymailError:
+    answer = run_webhook(_INBOUND_VIEWS[esp], request, _take)
+    if answer.status_code == 400:
         _record(InboundOutcome.MALFORMED)
-        return HttpResponse(status=200)
+    return answer
 
 
-@receiver(inbound, dispatch_uid="mail_play.take_reply")
-def on_inbound(sender: Any, event: AnymailInboundEvent, esp_name: str, **_: Any) -> None:
+def _take(event: AnymailInboundEvent) -> None:
     take_reply(event.message, event.event_id)
 
 

@@ -37,10 +37,10 @@ _HIDDEN = {"head", "style", "script", "title"}
 
 
 def move_line(text: str, html: str = "") -> str | None:
-    """The first line the player wrote: above the quoted mail and the signature; None
-    when there is none."""
+    """The first line the player wrote, its spaces made one: above the quoted mail or
+    below it, not in the signature; None when there is none."""
     for line in (text or html_text(html)).splitlines():
-        line = line.strip()
+        line = " ".join(line.split())  # and a no-break space (`&nbsp;`) is a space
         if line in _SIGNATURE or _ORIGINAL.match(line):
             return None
         if line and not line.startswith(">") and not _ATTRIBUTION.match(line):

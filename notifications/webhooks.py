@@ -1,5 +1,6 @@
 """The mail provider's tracking webhook: an address that bounced, or whose owner
-complained, gets no more mail.
+complained, gets no more mail. And how a provider's webhook is run (`run_webhook`),
+for it and for the inbound webhook of replies (`bansugoroku.mail_play`).
 
 Only one route is served, `/anymail/<esp>/tracking/` for the provider EMAIL_BACKEND
 sends through, and only while ANYMAIL_WEBHOOK_SECRET is set: anymail's own views check
@@ -12,14 +13,14 @@ when mail goes through a provider whose webhook is off for want of the secret.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
-from anymail.exceptions import AnymailWebhookValidationFailure
-from anymail.signals import AnymailTrackingEvent, tracking
+from anymail.exceptions import AnymailError, AnymailWebhookValidationFailure
+from anymail.signals import AnymailEvent, AnymailTrackingEvent
 from anymail.urls import urlpatterns as anymail_routes
+from anymail.webhooks.base import AnymailCoreWebhookView
 from django.conf import settings
 from django.core import checks
-from django.dispatch import receiver
 from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
@@ -30,12 +31,43 @@ _STOPS = {"bounced": SuppressionReason.BOUNCED, "complained": SuppressionReason.
 
 _BACKEND = ("anymail.backends.", ".EmailBackend")
 
-_TRACKING_VIEWS: dict[str, Callable[..., HttpResponse]] = {
-    route.name.removesuffix("_tracking_webhook"): route.callback
-    for route in anymail_routes
-    if route.name and route.name.endswith("_tracking_webhook")
-}
-"""anymail's tracking view of each provider, by the name in its backend's module path."""
+Event = TypeVar("Event", bound=AnymailEvent)
+
+
+def provider_views(kind: str) -> dict[str, type[AnymailCoreWebhookView]]:
+    """anymail's webhook view of each provider for `kind` ("tracking" or "inbound"), by
+    the name in its backend's module path ("postmark")."""
+    suffix = f"_{kind}_webhook"
+    return {
+        route.name.removesuffix(suffix): route.callback.view_class
+        for route in anymail_routes
+        if route.name and route.name.endswith(suffix)
+    }
+
+
+_TRACKING_VIEWS = provider_views("tracking")
+
+
+def run_webhook(
+    view: type[AnymailCoreWebhookView], request: HttpRequest, handle: Callable[[Event], None]
+) -> HttpResponse:
+    """A provider's post, checked and parsed by anymail's view as its own `post` does,
+    each event then handled. Wrong or missing credentials are 401 (anymail's own answer
+    would be a 400); a body anymail cannot parse, which its view would answer with a
+    500 and the provider post again for ever, is 400."""
+    hook = view()
+    try:
+        hook.run_validators(request)
+    except AnymailWebhookValidationFailure:
+        return HttpResponse(status=401, headers={"WWW-Authenticate": 'Basic realm="webhook"'})
+    try:
+        events = hook.parse_events(request)
+    except (AnymailError, ValueError, TypeError, AttributeError, KeyError, IndexError):
+        # ValueError: not JSON, or not UTF-8; the others: JSON of another shape.
+        return HttpResponse(f"not a {hook.esp_name} webhook body", status=400)
+    for event in events:
+        handle(event)
+    return HttpResponse()
 
 
 def provider() -> str | None:
@@ -60,10 +92,7 @@ def tracking_webhook(request: HttpRequest, esp: str) -> HttpResponse:
     credentials are 401 (anymail's own answer would be a 400)."""
     if esp != provider() or not _secret_set():
         raise Http404("no such webhook")
-    try:
-        return _TRACKING_VIEWS[esp](request)
-    except AnymailWebhookValidationFailure:
-        return HttpResponse(status=401, headers={"WWW-Authenticate": 'Basic realm="webhook"'})
+    return run_webhook(_TRACKING_VIEWS[esp], request, suppress_on_bounce)
 
 
 @checks.register(checks.Tags.security, deploy=True)
@@ -82,9 +111,9 @@ def check_webhook_secret(**_: Any) -> list[checks.CheckMessage]:
     ]
 
 
-@receiver(tracking, dispatch_uid="notifications.suppress")
-def suppress_on_bounce(sender: Any, event: AnymailTrackingEvent, esp_name: str, **_: Any) -> None:
+def suppress_on_bounce(event: AnymailTrackingEvent) -> None:
     reason = _STOPS.get(event.event_type)
     if reason is not None and event.recipient:
+        esp_name = provider()
         detail = f"{esp_name}: {event.description or ''} {event.mta_response or ''}".strip()
         address_suppress(address=event.recipient, reason=reason, detail=detail)

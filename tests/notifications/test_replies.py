@@ -257,7 +257,7 @@ def test_unknown_tokens_strangers_and_malformed_mail_get_no_answer(
         assert reply(mail, move, sender="mallory@example.org") == 200
         malformed = inbound(mail.body["ReplyTo"], AIKO, move)
         malformed["FromFull"] = {"Email": "", "Name": ""}
-        assert post(malformed) == 200
+        assert post(malformed) == 400
     assert send_answers() == []
     assert len(replies.received) == sent
     outcomes = sorted(InboundMail.objects.values_list("outcome", flat=True))
@@ -389,3 +389,29 @@ def test_the_admin_counts_each_outcome(replies, admin_client):
     page = admin_client.get("/admin/notifications/inboundmail/").content.decode()
     assert re.search(r"Wrong sender \(2\)|wrong_sender \(2\)", page, re.IGNORECASE), page[:2000]
     assert User.objects.filter(is_superuser=True).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("body", [b"not json", b"[]", b"{}", b'{"FromFull": 3}', b"\xff"])
+def test_a_body_that_is_no_mail_is_refused_or_counted_never_a_500(replies, body):
+    answer = Client().post(
+        PATH, body, content_type="application/json", headers={"Authorization": basic()}
+    )
+    assert answer.status_code in (200, 400), answer.content[:200]
+    assert set(InboundMail.objects.values_list("outcome", flat=True)) <= {
+        "malformed",
+        "unknown_token",
+    }
+
+
+@pytest.mark.django_db
+def test_an_html_only_reply_plays(replies):
+    table = new_game()
+    mail = turn_mail(table, replies)
+    html = (
+        f'<div dir="ltr">{plays(table)[0]}<br></div><div class="gmail_quote">'
+        f"<blockquote>{mail.body['HtmlBody']}</blockquote></div>"
+    )
+    before = version(table)
+    assert reply(mail, "", html=html) == 200
+    assert version(table) == before + 1

@@ -115,6 +115,17 @@ POSTMARK_ENV = {
 }
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("body", [b"not json", b"[]", b"{}", b'{"RecordType": 3}', b"\xff"])
+def test_a_body_that_is_no_event_is_400_never_a_500(postmark, body):
+    postmark.ANYMAIL = postmark.ANYMAIL | {"WEBHOOK_SECRET": SECRET}
+    answer = Client().post(
+        POSTMARK, body, content_type="application/json", headers={"Authorization": basic(SECRET)}
+    )
+    assert answer.status_code in (200, 400), answer.content[:200]
+    assert not Suppression.objects.exists()
+
+
 @pytest.mark.slow
 def test_check_deploy_warns_while_the_providers_webhook_has_no_secret():
     command = ["manage.py", "check", "--deploy", "--fail-level", "WARNING"]
