@@ -32,6 +32,9 @@ def watched_as(chromium: Any, server: str, token: str | None, size: dict[str, in
 
 def test_set_confirm_and_choose_notices_in_the_browser(chromium, server, settings_for_play):
     settings_for_play.SITE_URL = server  # the worker mails the link, outside any request
+    settings_for_play.INBOUND_DOMAIN = "reply.example.com"  # playing by reply is offered
+    settings_for_play.INBOUND_PROVIDER = "postmark"
+    settings_for_play.ANYMAIL = settings_for_play.ANYMAIL | {"WEBHOOK_SECRET": "hook:s3cret"}
     aiko = watched_as(chromium, server, Api().new_player("Aiko").token, PHONE)
     page = aiko.page
     page.goto(server + "/settings/notices")
@@ -77,6 +80,7 @@ def test_set_confirm_and_choose_notices_in_the_browser(chromium, server, setting
     page.uncheck('[data-test="game_over-email"]')
     page.locator('label:has([data-test="table_closed-push"])').click()  # the label's target
     page.check('[data-test="mode-daily_digest"]')
+    page.uncheck('[data-test="play-by-reply-cpu"]')
     page.click('[data-test="save-notices"]')
     page.locator("[data-notice-form] [data-message]", has_text="Saved.").wait_for(timeout=5000)
     page.reload()
@@ -84,6 +88,8 @@ def test_set_confirm_and_choose_notices_in_the_browser(chromium, server, setting
     assert not page.is_checked('[data-test="table_closed-push"]')
     assert page.is_checked('[data-test="game_over-push"]')
     assert page.is_checked('[data-test="mode-daily_digest"]')
+    assert page.is_checked('[data-test="play-by-reply"]')
+    assert not page.is_checked('[data-test="play-by-reply-cpu"]')
     shoot(page, "settings-notices-360x740-chosen")
     assert_fits(page)
 

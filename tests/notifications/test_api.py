@@ -128,6 +128,10 @@ def test_preferences_are_read_and_changed(host, guest, openapi):
     assert changed.body["muted_tables"] == [code]
     unmuted = host.call("PATCH", "players/me/notices", {"muted_tables": []})
     assert unmuted.body["muted_tables"] == [] and unmuted.body["email_mode"] == "daily_digest"
+    assert defaults.body["play_by_reply"] and defaults.body["play_by_reply_cpu"]
+    by_reply = host.call("PATCH", "players/me/notices", {"play_by_reply_cpu": False})
+    check(openapi, "/api/v1/players/me/notices", "patch", 200, by_reply)
+    assert (by_reply.body["play_by_reply"], by_reply.body["play_by_reply_cpu"]) == (True, False)
 
 
 @pytest.mark.parametrize(
@@ -138,6 +142,8 @@ def test_preferences_are_read_and_changed(host, guest, openapi):
         {"kinds": {"your_turn": {"fax": True}}},
         {"kinds": {"coffee_ready": {"email": True}}},
         {"email_mode": "hourly"},
+        {"play_by_reply": "yes"},
+        {"play_by_reply_cpu": None},
         {"muted_tables": "ABCDEF"},
         {"muted_tables": ["x" * 7]},
         {"surprise": 1},
