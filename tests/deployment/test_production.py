@@ -15,6 +15,7 @@ import http.client
 import os
 import re
 import secrets
+import ssl
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,6 +41,7 @@ from tests.front.browsers import (
     play_one_move,
     shoot,
 )
+from tests.notifications.inbound import SECRET, inbound, post_over_http, quoted_reply
 
 BROKER = app.conf.broker_url
 on_redis = pytest.mark.skipif(
@@ -118,6 +120,9 @@ def site(database: str, postmark: FakePostmark, tmp_path: Path) -> Iterator[tupl
             "DEFAULT_FROM_EMAIL": "Ban-sugoroku <play@localhost>",
             # A player whose page is open gets the mail at once rather than in 5 minutes.
             "NOTICE_LOOKING_WINDOW": "0",
+            # Replies to "your turn" play the move.
+            "INBOUND_DOMAIN": "reply.localhost",
+            "ANYMAIL_WEBHOOK_SECRET": SECRET,
         }
         with deployed(env, tmp_path) as deployment:
             deployment.run("build", "python manage.py collectstatic --noinput")
@@ -232,6 +237,19 @@ def test_the_procfile_serves_the_site_with_debug_off(chromium, site, postmark):
     page.click('[data-test="use-device"]')
     page.wait_for_url(f"{origin}/tables/{code}", timeout=10_000)
     page.locator("[data-movable]").first.wait_for(timeout=10_000)  # the turn is theirs
+
+    # The turn played by replying to its mail: "ok" is refused with the legal plays and
+    # a new reply address, which the first of them, replied, plays.
+    tls = ssl._create_unverified_context()  # the router's own certificate
+    reply_to = told.body["ReplyTo"]
+    assert post_over_http(origin, inbound(reply_to, addresses[id(other)], "ok"), tls=tls) == 200
+    refused = mail_to(postmark, addresses[id(other)], "Nothing was played")
+    legal = re.search(r"Your legal plays: ([^,.]+)", refused.body["TextBody"])
+    assert legal and refused.body["ReplyTo"] != reply_to, refused.body["TextBody"]
+    body = inbound(refused.body["ReplyTo"], addresses[id(other)], quoted_reply(legal[1], "x"))
+    assert post_over_http(origin, body, tls=tls) == 200
+    mail_to(postmark, addresses[id(other)], "You played")
+    page.locator("[data-movable]").first.wait_for(state="detached", timeout=10_000)
 
     # Every page answers through web, for a player and for a stranger.
     stranger = Watched(chromium, PHONE, **browser)
