@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bansugoroku.front import devices
-from tests.front.browsers import DESKTOP, PHONE, SHOTS, needs_chromium
+from tests.front.browsers import DESKTOP, PHONE, SHOTS, Watched, needs_chromium
 
 # django_db: the committed game (`played`) needs the test database, which pytest-django
 # sets up only when some collected test asks for it: run alone, this module would not.
@@ -21,27 +21,14 @@ TARGETS = ".page a.button, .page button, .page select, .page input, .row-link, .
 """The controls a finger taps; links inside running text are exempt, as WCAG has it."""
 
 
-class Visit:
+class Visit(Watched):
     """A browser context as the host of the played table, whose pages record every
-    console error, page error and failed request."""
+    console error, page error and failed request (`Watched`)."""
 
     def __init__(self, chromium: Any, server: str, token: str, size: dict[str, int]) -> None:
+        super().__init__(chromium, size)
         self.server = server
-        self.context = chromium.new_context(viewport=size)
         self.context.add_cookies([{"name": "player", "value": token, "url": server}])
-        self.problems: list[str] = []
-        self.page = self.context.new_page()
-        self.page.on("console", self._console)
-        self.page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
-        self.page.on("requestfailed", lambda r: self.problems.append(f"failed: {r.url}"))
-        self.page.on(
-            "response",
-            lambda r: self.problems.append(f"{r.status}: {r.url}") if r.status >= 400 else None,
-        )
-
-    def _console(self, message: Any) -> None:
-        if message.type == "error":
-            self.problems.append(f"console: {message.text}")
 
     def open(self, path: str) -> Any:
         self.page.goto(self.server + path)
