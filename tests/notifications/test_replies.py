@@ -26,6 +26,8 @@ from engine.plays import legal_plays
 from engine.side import Side
 from harness.postmark import FakePostmark, Received
 from notifications import sending
+from notifications.content import your_turn
+from notifications.email_messages import notice_email
 from notifications.models import InboundMail, Kind, Notice, ReplyToken
 from tests.engine.helpers import make
 from tests.factories import EmailAddressFactory, GameFactory, PlayerFactory, PreferencesFactory
@@ -415,3 +417,24 @@ def test_an_html_only_reply_plays(replies):
     before = version(table)
     assert reply(mail, "", html=html) == 200
     assert version(table) == before + 1
+
+
+@pytest.mark.django_db
+def test_a_mail_listing_two_tables_gives_each_its_own_address(replies):
+    aiko = PlayerFactory(name="Aiko")
+    EmailAddressFactory(player=aiko, address=AIKO)
+    first, second = (GameFactory(host=aiko).table for _ in range(2))
+    unseen(first)
+    unseen(second)
+    said = your_turn(aiko, by_mail=True)
+    assert [table.code for table in said.tables] == [first.code, second.code]
+    addresses = [table.reply.address for table in said.tables if table.reply]
+    assert len(set(addresses)) == 2 and said.reply_to == addresses[0]
+    mail = notice_email(aiko, AIKO, Kind.YOUR_TURN, said)
+    text = str(mail.body)
+    assert f"For this table, send it to {addresses[1]}." in text
+    assert f"send it to {addresses[0]}" not in text  # the first is the mail's Reply-To
+    before = version(second)
+    assert post(inbound(addresses[1], AIKO, plays(second)[0])) == 200
+    assert (version(first), version(second)) == (version(first), before + 1)
+    assert InboundMail.objects.get().table_id == second.pk
