@@ -38,8 +38,10 @@ from notifications.email_messages import answer_email
 from notifications.models import EmailAddress, Preferences
 
 SEND_ANSWER = "notifications.send_answer"
-PLAYS_LISTED = 12
-"""The most legal plays an answer lists: a double may have many more."""
+PLAYS_LISTED = 16
+"""The most legal plays an answer lists whole; beyond, it lists PLAYS_SHOWN and how
+many more (a double may have dozens)."""
+PLAYS_SHOWN = 12
 
 log = logging.getLogger(__name__)
 
@@ -127,9 +129,9 @@ def _with_plays_left(player: Player, table: Table, line: TableLine) -> TableLine
         return line
     legal = legal_plays(turn.position, turn.dice, turn.rules)
     plays = [play_text(format_play(turn.position, play.moves)) for play in legal]
-    shown = ", ".join(plays[:PLAYS_LISTED])
+    shown = ", ".join(plays[:PLAYS_SHOWN] if len(plays) > PLAYS_LISTED else plays)
     if len(plays) > PLAYS_LISTED:
-        more = len(plays) - PLAYS_LISTED
+        more = len(plays) - PLAYS_SHOWN
         shown = ngettext("%(plays)s and %(count)d more", "%(plays)s and %(count)d more", more) % {
             "plays": shown,
             "count": more,
