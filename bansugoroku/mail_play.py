@@ -148,7 +148,10 @@ def _answer(found: ReplyToken, message: AnymailInboundMessage) -> tuple[Answer, 
             moves = parse_play(written)
         except NotationError:
             return Answer.NOT_A_PLAY, line
-    return _play(found, table, moves), play_text(format_play(turn.position, moves))
+    answer = _play(found, table, moves)
+    if answer is not Answer.PLAYED:
+        return answer, line  # moves that are no legal play have no notation of their own
+    return answer, play_text(format_play(turn.position, moves))
 
 
 class _Incomplete(Exception):
