@@ -102,7 +102,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    # The admin's messages, for the pages only (the API shows none).
+    "bansugoroku.front.page_messages.PageMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "bansugoroku.site.RequestSiteMiddleware",
     # Last, as django-axes asks: it answers a locked-out login.

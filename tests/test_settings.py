@@ -246,3 +246,16 @@ def test_the_settings_take_loopback_only_in_development_alone():
     ]:
         result = load_settings(env, "settings.LOOPBACK_ONLY")
         assert result.stdout.strip() == expected, result.stderr
+
+
+def test_celery_is_configured_by_every_celery_setting():
+    from django.conf import settings
+
+    from bansugoroku.celery import app
+
+    conf = app.conf
+    assert conf.broker_url == settings.CELERY_BROKER_URL
+    assert conf.broker_transport_options == settings.CELERY_BROKER_TRANSPORT_OPTIONS
+    assert conf.beat_schedule == settings.CELERY_BEAT_SCHEDULE
+    assert conf.timezone == settings.TIME_ZONE
+    assert conf.task_ignore_result is True and conf.task_always_eager is False

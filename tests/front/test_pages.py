@@ -321,3 +321,10 @@ def test_a_games_history_page_costs_seven_queries(played, django_assert_num_quer
     client = browser(played.host.token)
     with django_assert_num_queries(7):
         page(client, f"/tables/{played.code}/games/1")
+
+
+@pytest.mark.django_db
+def test_only_the_pages_get_a_message_storage(client):
+    """The admin's notes after a change need it; the API, which shows none, does not."""
+    assert hasattr(client.get("/").wsgi_request, "_messages")
+    assert not hasattr(client.get("/api/v1/players/me").wsgi_request, "_messages")

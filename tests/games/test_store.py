@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from django.db import transaction
+from django.db import models, transaction
+from django.db.models import signals
 from django.utils import timezone
 
 from bansugoroku.games.errors import StaleState, TableNotFound
-from bansugoroku.games.store import clean_code, lock_seat, lock_table
-from tests.factories import PlayerFactory, TableFactory
+from bansugoroku.games.models import Game, Player, Seat, Table
+from bansugoroku.games.store import clean_code, load_table, lock_seat, lock_table
+from tests.factories import GameFactory, PlayerFactory, TableFactory
 
 
 @pytest.mark.django_db(transaction=True)
@@ -44,3 +48,31 @@ def test_a_code_is_upper_case_from_the_alphabet():
     for wrong in ("ABC23", "ABC2345", "ABC20I", "ABC 23"):
         with pytest.raises(TableNotFound):
             clean_code(wrong)
+
+
+def fields(instance: models.Model) -> dict[str, Any]:
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+@pytest.mark.django_db
+def test_a_loaded_table_holds_what_the_orm_reads():
+    game = GameFactory()
+    table = load_table(game.table.code)
+    seats = list(table.seats.all())
+    loaded = [table, table.current_game, *seats, *(seat.player for seat in seats)]
+    for instance in loaded:
+        assert instance is not None
+        assert fields(instance) == fields(type(instance).objects.get(pk=instance.pk))
+        assert not instance._state.adding and instance._state.db == "default"
+    table.score_black = 3
+    table.save(update_fields=["score_black"])  # an UPDATE of the row it was read from
+    assert Table.objects.get(pk=table.pk).score_black == 3
+
+
+def test_the_hand_written_queries_models_have_no_init_receivers():
+    """Their rows become instances without `Model.__init__` (queries._instance), which
+    would send these signals: a field that listens to them (an ImageField) needs
+    `Model.from_db` there again."""
+    for model in (Game, Player, Seat, Table):
+        assert not signals.pre_init.has_listeners(model)
+        assert not signals.post_init.has_listeners(model)
