@@ -15,7 +15,8 @@ the same locked service as a move on the page, at the table version the mail sho
 with the token's row locked: a mail posted twice, a second reply or a forwarded copy
 finds the token used, or the table moved on, and never moves twice. The player gets an
 answer by mail (`notifications.reply_mails`): played, or why not. A mail whose token
-is unknown, from another sender, or unreadable gets no answer (a reply to a forged
+is unknown, from another sender, unreadable or sent by a program (an out-of-office
+notice) gets no answer (a reply to a forged
 sender would be backscatter, and two robots could answer each other for ever); each is
 counted in the admin (`InboundMail`). No token, address or text is logged or kept.
 """
@@ -83,6 +84,8 @@ def take_reply(message: AnymailInboundMessage, event_id: str | None = None) -> I
     token = reply_tokens.token_in(recipients)
     if token is None:
         return _record(InboundOutcome.UNKNOWN_TOKEN)
+    if _automatic(message):
+        return _record(InboundOutcome.AUTOMATIC)
     mark = _message_mark(message, event_id)
     if mark and InboundMail.objects.filter(message_hash=mark).exists():
         return _record(InboundOutcome.REPEATED)
@@ -186,6 +189,21 @@ def _play(found: ReplyToken, table: Table, moves: tuple[Move, ...]) -> Answer:
     except ServiceError:  # the table moved on, closed, or the game ended meanwhile
         return Answer.MOVED_ON
     return Answer.PLAYED
+
+
+_AUTOMATIC_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
+
+
+def _automatic(message: AnymailInboundMessage) -> bool:
+    """Whether a program sent the mail, not a person: RFC 3834's `Auto-Submitted` other
+    than "no", or the `Precedence` older responders set, or their own `X-Autoreply`."""
+    submitted = (message.get("Auto-Submitted") or "no").strip().lower()
+    precedence = (message.get("Precedence") or "").strip().lower()
+    return (
+        not submitted.startswith("no")
+        or precedence in _AUTOMATIC_PRECEDENCE
+        or message.get("X-Autoreply") is not None
+    )
 
 
 def _message_mark(message: AnymailInboundMessage, event_id: str | None) -> str:

@@ -68,6 +68,7 @@ def notice_email(
     headers = {
         "List-Unsubscribe": f"<{one_click}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        "Auto-Submitted": "auto-generated",  # RFC 3834: out-of-office replies stay away
     }
     context = {"content": content, "unsubscribe_url": page}
     return _email(player, address, content.subject, "notice", context, headers, content.reply_to)
@@ -78,9 +79,8 @@ def answer_email(player: Player, address: str, content: Content) -> EmailMultiAl
     replying, so it has no unsubscribe link. Replied to, it plays the turn again while
     the turn is still the player's."""
     context = {"content": content}
-    return _email(
-        player, address, content.subject, "answer", context, headers={}, reply_to=content.reply_to
-    )
+    headers = {"Auto-Submitted": "auto-replied"}  # RFC 3834: no responder answers it
+    return _email(player, address, content.subject, "answer", context, headers, content.reply_to)
 
 
 def confirmation_email(

@@ -335,6 +335,10 @@ class InboundOutcome(models.TextChoices):
     """The player turned playing by reply off since the mail went out."""
     REPEATED = "repeated"
     """The provider delivered the same mail again (same Message-ID): handled once."""
+    AUTOMATIC = "automatic"
+    """An automatic reply (an out-of-office notice, a bounce): `Auto-Submitted` or
+    `Precedence` say so. Never read as a move nor answered, or two robots could write
+    to each other for ever."""
 
 
 class InboundMail(models.Model):

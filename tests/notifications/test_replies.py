@@ -438,3 +438,35 @@ def test_a_mail_listing_two_tables_gives_each_its_own_address(replies):
     assert post(inbound(addresses[1], AIKO, plays(second)[0])) == 200
     assert (version(first), version(second)) == (version(first), before + 1)
     assert InboundMail.objects.get().table_id == second.pk
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "header", [("Auto-Submitted", "auto-replied"), ("Precedence", "bulk"), ("X-Autoreply", "yes")]
+)
+def test_an_automatic_reply_is_never_a_move_nor_answered(
+    replies, django_capture_on_commit_callbacks, header
+):
+    """An out-of-office notice sent back to the reply address: no answer, or two robots
+    would write to each other for ever."""
+    table = new_game()
+    mail = turn_mail(table, replies)
+    assert mail.header("Auto-Submitted") == "auto-generated"
+    body = inbound(mail.body["ReplyTo"], AIKO, plays(table)[0])
+    body["Headers"].append({"Name": header[0], "Value": header[1]})
+    before = version(table)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert post(body) == 200
+    assert version(table) == before
+    assert send_answers() == []
+    assert InboundMail.objects.get().outcome == "automatic"
+
+
+@pytest.mark.django_db
+def test_an_answer_says_it_is_automatic(replies, django_capture_on_commit_callbacks):
+    table = new_game()
+    mail = turn_mail(table, replies)
+    with django_capture_on_commit_callbacks(execute=True):
+        reply(mail, "no move here")
+    send_answers()
+    assert replies.received[-1].header("Auto-Submitted") == "auto-replied"
