@@ -18,7 +18,7 @@ from notifications.models import DeviceToken, PushSubscription
 from notifications.push import reachable, send_to_player
 from tests.factories import DeviceTokenFactory, PlayerFactory
 from tests.notifications.fcm_service import SEND_PATH, UNREGISTERED, Google
-from tests.notifications.loopback import Reply, loopback_server
+from tests.notifications.loopback import Received, Reply, loopback_server
 from tests.notifications.push_service import Browser
 
 pytestmark = pytest.mark.django_db
@@ -111,7 +111,12 @@ def test_a_token_endpoint_that_stalls_is_worth_retrying_within_the_timeout(
     """google-auth waits 120 s for an access token: NOTICE_SEND_TIMEOUT bounds it too."""
     settings.NOTICE_SEND_TIMEOUT = timedelta(seconds=1)
     answered = threading.Event()
-    google.server.route("/token", lambda request: answered.wait(5) or google.token(request))
+
+    def stall(request: Received) -> Reply:
+        answered.wait(5)
+        return google.token(request)
+
+    google.server.route("/token", stall)
     DeviceTokenFactory(player=player, token="app", platform="android")
     began = time.monotonic()
     with pytest.raises(TransientError):
