@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.db import connection
 
@@ -16,19 +16,22 @@ from tests.client import Answer, Api
 TIMEOUT = 30.0
 """Seconds a racer may take; far above what a request needs, it only stops a hang."""
 
+T = TypeVar("T")
 
-class Race:
-    """Calls run in threads of their own and released together by a barrier."""
 
-    def __init__(self, *calls: Callable[[], Answer]) -> None:
+class Race(Generic[T]):
+    """Calls run in threads of their own, each on its own database connection, and
+    released together by a barrier: requests, or any call that takes a lock."""
+
+    def __init__(self, *calls: Callable[[], T]) -> None:
         self.barrier = threading.Barrier(len(calls))
-        self.outcomes: list[Answer | BaseException | None] = [None] * len(calls)
+        self.outcomes: list[T | BaseException | None] = [None] * len(calls)
         self.threads = [
             threading.Thread(target=self._run, args=(index, call), daemon=True)
             for index, call in enumerate(calls)
         ]
 
-    def _run(self, index: int, call: Callable[[], Answer]) -> None:
+    def _run(self, index: int, call: Callable[[], T]) -> None:
         try:
             self.barrier.wait(TIMEOUT)
             self.outcomes[index] = call()
@@ -37,17 +40,17 @@ class Race:
         finally:
             connection.close()  # this thread's own connection
 
-    def start(self) -> Race:
+    def start(self) -> Race[T]:
         for thread in self.threads:
             thread.start()
         return self
 
-    def answers(self) -> list[Answer]:
+    def answers(self) -> list[T]:
         for thread in self.threads:
             if thread.ident is not None:
                 thread.join(TIMEOUT)
         assert not any(thread.is_alive() for thread in self.threads), "a racer hangs"
-        answers = []
+        answers: list[T] = []
         for outcome in self.outcomes:
             if isinstance(outcome, BaseException):
                 raise outcome

@@ -4,17 +4,16 @@ never in the clear."""
 from __future__ import annotations
 
 import re
-import threading
 from datetime import timedelta
 
 import pytest
 import time_machine
-from django.db import connection
 from django.test import Client
 
 from bansugoroku.front import devices
 from bansugoroku.front.identity import COOKIE, KEPT, KEPT_COOKIE, MAX_AGE
 from tests.factories import PlayerFactory, TableFactory
+from tests.races import Race
 
 
 def make_link(client: Client) -> str:
@@ -83,23 +82,14 @@ def test_two_devices_racing_for_one_link_get_it_once():
     lets exactly one of them through."""
     token = PlayerFactory(name="Aiko").token
     link = devices.make_link(token)
-    start = threading.Barrier(2)
-    results: list[str] = []
 
-    def use() -> None:
+    def use() -> str:
         try:
-            start.wait()
-            results.append(devices.use_link(link))
+            return devices.use_link(link)
         except devices.LinkUnusable:
-            results.append("refused")
-        finally:
-            connection.close()
+            return "refused"
 
-    threads = [threading.Thread(target=use) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    results = Race(use, use).start().answers()
     assert sorted(results) == sorted([token, "refused"])
 
 

@@ -6,13 +6,11 @@ its own beside the one it played as."""
 from __future__ import annotations
 
 import re
-import threading
 from datetime import timedelta
 
 import pytest
 import time_machine
 from django.core import mail
-from django.db import connection
 from django.test import Client
 
 from bansugoroku.front.identity import COOKIE, KEPT_COOKIE
@@ -31,6 +29,7 @@ from tests.factories import (
     TableFactory,
 )
 from tests.notifications.helpers import send_sign_ins
+from tests.races import Race
 
 LINK = re.compile(r"https?://[^/\s]+(/sign-in/[\w-]+)")
 
@@ -279,23 +278,14 @@ def test_two_taps_racing_for_one_link_get_it_once():
     EmailAddressFactory(player=player, address="aiko@example.com")
     sign_in.send_sign_in("aiko@example.com")
     link = links_in(mail.outbox[0])[0].rsplit("/", 1)[1]
-    start = threading.Barrier(2)
-    results: list[str] = []
 
-    def use() -> None:
+    def use() -> str:
         try:
-            start.wait()
-            results.append(sign_in.use_link(link).player.name)
+            return sign_in.use_link(link).player.name
         except InvalidToken:
-            results.append("refused")
-        finally:
-            connection.close()
+            return "refused"
 
-    threads = [threading.Thread(target=use) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    results = Race(use, use).start().answers()
     assert sorted(results) == ["Aiko", "refused"]
 
 

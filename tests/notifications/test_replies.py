@@ -5,15 +5,14 @@ sends plays, answers or is logged."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
-import threading
 from datetime import timedelta
 
 import pytest
 from anymail.webhooks.postmark import PostmarkInboundWebhookView
 from django.contrib.auth.models import User
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -33,6 +32,7 @@ from tests.engine.helpers import make
 from tests.factories import EmailAddressFactory, GameFactory, PlayerFactory, PreferencesFactory
 from tests.notifications.helpers import deliver, send_answers, unseen
 from tests.notifications.inbound import PATH, basic, inbound, quoted_reply
+from tests.races import Race
 
 AIKO, BEN = "aiko@example.com", "ben@example.com"
 DOMAIN = "reply.example.com"
@@ -361,23 +361,10 @@ def test_two_replies_at_once_play_once(replies):
     table = new_game()
     mail = turn_mail(table, replies)
     move = plays(table)[0]
-    bodies = [inbound(mail.body["ReplyTo"], AIKO, move) for _ in range(2)]
-    barrier = threading.Barrier(2)
-    outcomes: list[str] = []
-
-    def run(body: dict) -> None:
-        event = PostmarkInboundWebhookView().esp_to_anymail_event(body)
-        barrier.wait()
-        try:
-            outcomes.append(take_reply(event.message, event.event_id))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(body,)) for body in bodies]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    body = inbound(mail.body["ReplyTo"], AIKO, move)
+    events = [PostmarkInboundWebhookView().esp_to_anymail_event(body) for _ in range(2)]
+    race = Race(*(functools.partial(take_reply, e.message, e.event_id) for e in events))
+    outcomes = race.start().answers()
     assert sorted(outcomes) == ["played", "refused"]
     assert Game.objects.get(table=table).turn_seat == 1
 
