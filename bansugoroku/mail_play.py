@@ -42,13 +42,8 @@ from engine.notation import NotationError, format_play, parse_play
 from engine.plays import Move, legal_plays
 from notifications import reply_tokens
 from notifications.mailboxes import mailbox
-from notifications.models import (
-    EmailAddress,
-    InboundMail,
-    InboundOutcome,
-    Preferences,
-    ReplyToken,
-)
+from notifications.models import EmailAddress, InboundMail, InboundOutcome, ReplyToken
+from notifications.preferences import preferences_of
 from notifications.reply_mails import SEND_ANSWER, Answer
 from notifications.reply_text import move_line
 from notifications.webhooks import provider_views, run_webhook
@@ -109,7 +104,7 @@ def take_reply(message: AnymailInboundMessage, event_id: str | None = None) -> I
             found.used_at = timezone.now()
             found.save(update_fields=["used_at"])
         outcome = _OUTCOMES.get(answer, InboundOutcome.REFUSED)
-        queue = functools.partial(_queue_answer, found.player_id, found.table_id, answer, written)
+        queue = functools.partial(_queue_answer, found.player_id, found.table.code, answer, written)
         transaction.on_commit(queue)
         return _record(outcome, found, mark=mark, detail=answer)
 
@@ -125,9 +120,8 @@ def _from_player(found: ReplyToken, sender: str) -> bool:
 
 def _answer(found: ReplyToken, message: AnymailInboundMessage) -> tuple[Answer, str]:
     """Play the reply's move, or say why not; with the move as the player reads it."""
-    prefs = Preferences.objects.filter(player=found.player).first()
     table = selectors.table_unseen(found.table.code)
-    if prefs and not reply_tokens.plays_by_reply(prefs, table.seats.all()):
+    if not reply_tokens.plays_by_reply(preferences_of(found.player), table.seats.all()):
         return Answer.TURNED_OFF, ""
     if found.used_at is not None:
         return Answer.USED, ""
@@ -141,8 +135,8 @@ def _answer(found: ReplyToken, message: AnymailInboundMessage) -> tuple[Answer, 
     if table.version != found.table_version or turn is None or turn.played:
         return Answer.MOVED_ON, line
     written = notation_read(line).strip(" .!").replace(",", " ")
-    plays = legal_plays(turn.position, turn.dice, turn.rules)
     if written in _FORCED:
+        plays = legal_plays(turn.position, turn.dice, turn.rules)
         if len(plays) > 1:
             return Answer.NOT_FORCED, line
         moves: tuple[Move, ...] = plays[0].moves
@@ -230,10 +224,10 @@ def _record(
     return outcome
 
 
-def _queue_answer(player_id: int, table_id: int, answer: Answer, written: str) -> None:
+def _queue_answer(player_id: int, code: str, answer: Answer, written: str) -> None:
     send_quietly(
         SEND_ANSWER,
-        (player_id, table_id, str(answer), written),
+        (player_id, code, str(answer), written),
         "the answer to a reply of player %s is lost",
         player_id,
     )

@@ -30,7 +30,8 @@ from engine.notation import format_play, mirror_play
 from engine.plays import legal_plays
 from engine.turn import TurnInProgress
 from notifications import mail_boards, reply_tokens
-from notifications.models import Kind, Preferences, TableMute
+from notifications.models import Kind, TableMute
+from notifications.preferences import preferences_of
 
 
 @dataclass(frozen=True)
@@ -150,14 +151,13 @@ def your_turn(player: Player, *, by_mail: bool = False) -> Content:
     """Every table where the player's move is awaited, oldest first, but those muted;
     `by_mail`, each with its board and, where the player plays by reply, its offer."""
     muted = set(TableMute.objects.filter(player=player).values_list("table_id", flat=True))
-    prefs = Preferences.objects.filter(player=player).first() or Preferences(player=player)
-    replies = by_mail and reply_tokens.inbound_provider() is not None
+    prefs = preferences_of(player)
     waiting = [
         _waiting_line(
             seat,
             other,
             by_mail=by_mail,
-            reply=replies and reply_tokens.plays_by_reply(prefs, (seat, other)),
+            reply=by_mail and reply_tokens.plays_by_reply(prefs, (seat, other)),
             player=player,
         )
         for seat, other in selectors.tables_for_player(player)
@@ -204,7 +204,7 @@ def _waiting_line(
         return TableLine(table.code, table_url(table.code), lines)
     turn = selectors.turn_to_play(table, seat)
     assert turn is not None  # it is `seat`'s turn
-    offer = _reply_offer(player, seat, turn) if reply else None
+    offer = reply_offer(player, seat, turn) if reply else None
     return TableLine(table.code, table_url(table.code), lines, turn_board(seat, turn), offer)
 
 
@@ -219,17 +219,22 @@ def turn_board(seat: Seat, turn: TurnInProgress) -> Board:
     )
 
 
-def _reply_offer(player: Player, seat: Seat, turn: TurnInProgress) -> ReplyOffer | None:
-    """A reply address for the turn, unless some of its moves were sent already (from
-    an app): a reply plays a whole turn from its start."""
+def legal_play_texts(turn: TurnInProgress) -> list[str]:
+    """The turn's legal plays from its start, one per outcome, as the player writes them."""
+    legal = legal_plays(turn.position, turn.dice, turn.rules)
+    return [play_text(format_play(turn.position, play.moves)) for play in legal]
+
+
+def reply_offer(player: Player, seat: Seat, turn: TurnInProgress) -> ReplyOffer | None:
+    """A new reply address for the turn, unless some of its moves were sent already
+    (from an app): a reply plays a whole turn from its start."""
     if turn.played:
         return None
-    plays = legal_plays(turn.position, turn.dice, turn.rules)
-    example = play_text(format_play(turn.position, plays[0].moves))
+    plays = legal_play_texts(turn)
     table = seat.table
     assert table.current_game is not None
     address = reply_tokens.issue(player, table, table.current_game)
-    return ReplyOffer(address, example, forced=len(plays) == 1)
+    return ReplyOffer(address, plays[0], forced=len(plays) == 1)
 
 
 def game_over(event: Event, player: Player) -> Content:

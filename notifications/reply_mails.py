@@ -20,22 +20,22 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from bansugoroku.games import selectors
-from bansugoroku.games.models import Player, Seat, Table
-from bansugoroku.vocabulary import play_text
-from engine.notation import format_play
-from engine.plays import legal_plays
+from bansugoroku.games.errors import TableNotFound
+from bansugoroku.games.models import Player, Table
 from notifications import reply_tokens
 from notifications.addresses import is_suppressed
 from notifications.content import (
     Content,
-    ReplyOffer,
     TableLine,
     dice_text,
+    legal_play_texts,
+    reply_offer,
     table_url,
     turn_board,
 )
 from notifications.email_messages import answer_email
-from notifications.models import EmailAddress, Preferences
+from notifications.models import EmailAddress
+from notifications.preferences import preferences_of
 
 SEND_ANSWER = "notifications.send_answer"
 PLAYS_LISTED = 16
@@ -66,14 +66,15 @@ _STILL_YOURS = {Answer.NOT_A_PLAY, Answer.INCOMPLETE, Answer.NO_MOVE, Answer.NOT
 """Answers to a reply that played nothing from a turn that may still be the player's."""
 
 
-def send_answer(player_id: int, table_id: int, answer: str, written: str) -> str:
-    """Mail the player the answer to their reply; `written` is the line read as their
-    move. Returns what was done, for the worker's log."""
+def send_answer(player_id: int, code: str, answer: str, written: str) -> str:
+    """Mail the player the answer to their reply about table `code`; `written` is the
+    line read as their move. Returns what was done, for the worker's log."""
     email = EmailAddress.objects.select_related("player").filter(player_id=player_id).first()
     if email is None or not email.confirmed or is_suppressed(email.address):
         return "not sent: no confirmed address that takes mail"
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None:
+    try:
+        table = selectors.table_unseen(code)
+    except TableNotFound:
         return "not sent: the table is gone"
     said = answer_content(email.player, table, Answer(answer), written)
     try:
@@ -85,7 +86,8 @@ def send_answer(player_id: int, table_id: int, answer: str, written: str) -> str
 
 
 def answer_content(player: Player, table: Table, answer: Answer, written: str) -> Content:
-    """The answer in the player's language, about `table` as it is now."""
+    """The answer in the player's language, about `table` as it is now (its seats and
+    game loaded, as `selectors.table_unseen` loads them)."""
     with translation.override(player.locale):
         code = table.code
         if answer is Answer.PLAYED:
@@ -122,13 +124,11 @@ def _why(answer: Answer, written: str) -> str:
 def _with_plays_left(player: Player, table: Table, line: TableLine) -> TableLine:
     """The answer's line with the board, the turn's legal plays and a new reply address,
     while the turn is still the player's and none of its moves were sent."""
-    table = selectors.table_unseen(table.code)
     seat = next((s for s in table.seats.all() if s.player_id == player.pk), None)
     turn = selectors.turn_to_play(table, seat) if seat else None
     if seat is None or turn is None or turn.played:
         return line
-    legal = legal_plays(turn.position, turn.dice, turn.rules)
-    plays = [play_text(format_play(turn.position, play.moves)) for play in legal]
+    plays = legal_play_texts(turn)
     shown = ", ".join(plays[:PLAYS_SHOWN] if len(plays) > PLAYS_LISTED else plays)
     if len(plays) > PLAYS_LISTED:
         more = len(plays) - PLAYS_SHOWN
@@ -140,15 +140,6 @@ def _with_plays_left(player: Player, table: Table, line: TableLine) -> TableLine
         "dice": dice_text(turn.dice),
         "plays": shown,
     }
-    offer = None
-    if _plays_by_reply(player, seat):
-        assert table.current_game is not None
-        address = reply_tokens.issue(player, table, table.current_game)
-        offer = ReplyOffer(address, plays[0], forced=len(plays) == 1)
+    by_reply = reply_tokens.plays_by_reply(preferences_of(player), table.seats.all())
+    offer = reply_offer(player, seat, turn) if by_reply else None
     return replace(line, lines=[*line.lines, said], board=turn_board(seat, turn), reply=offer)
-
-
-def _plays_by_reply(player: Player, seat: Seat) -> bool:
-    prefs = Preferences.objects.filter(player=player).first() or Preferences(player=player)
-    seats = list(seat.table.seats.all())
-    return reply_tokens.inbound_provider() is not None and reply_tokens.plays_by_reply(prefs, seats)

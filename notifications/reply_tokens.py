@@ -49,10 +49,15 @@ def token_hash(token: str) -> str:
 
 
 def plays_by_reply(prefs: Preferences, seats: Iterable[Seat]) -> bool:
-    """Whether the player's "your turn" mail about a table with these seats offers to
-    play by reply: they turned it on, and on for the CPU's tables too if it is one."""
+    """Whether the player plays a table with these seats by replying to its mails: the
+    site receives mail, and they turned it on, and on for the CPU's tables too if it is
+    one."""
     against_cpu = any(seat.cpu for seat in seats)
-    return prefs.play_by_reply and (prefs.play_by_reply_cpu or not against_cpu)
+    return (
+        inbound_provider() is not None
+        and prefs.play_by_reply
+        and (prefs.play_by_reply_cpu or not against_cpu)
+    )
 
 
 def issue(player: Player, table: Table, game: Game) -> str:

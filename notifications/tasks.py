@@ -66,5 +66,5 @@ def queue_send(notice_id: int) -> None:
 
 
 @shared_task(name=reply_mails.SEND_ANSWER, ignore_result=True)
-def send_answer(player_id: int, table_id: int, answer: str, written: str) -> str:
-    return reply_mails.send_answer(player_id, table_id, answer, written)
+def send_answer(player_id: int, code: str, answer: str, written: str) -> str:
+    return reply_mails.send_answer(player_id, code, answer, written)
