@@ -44,11 +44,11 @@ from notifications import reply_tokens
 from notifications.mailboxes import mailbox
 from notifications.models import EmailAddress, InboundMail, InboundOutcome, ReplyToken
 from notifications.preferences import preferences_of
+from notifications.providers import INBOUND_VIEWS
 from notifications.reply_mails import SEND_ANSWER, Answer
 from notifications.reply_text import move_line
-from notifications.webhooks import provider_views, run_webhook
+from notifications.webhooks import run_webhook
 
-_INBOUND_VIEWS = provider_views("inbound")
 _FORCED = {"ok", "okay"}
 """A reply that plays the only legal play."""
 
@@ -61,7 +61,7 @@ def inbound_webhook(request: HttpRequest, esp: str) -> HttpResponse:
     malformed."""
     if esp != reply_tokens.inbound_provider():
         raise Http404("no such webhook")
-    answer = run_webhook(_INBOUND_VIEWS[esp], request, _take)
+    answer = run_webhook(INBOUND_VIEWS[esp], request, _take)
     if answer.status_code == 400:
         _record(InboundOutcome.MALFORMED)
     return answer

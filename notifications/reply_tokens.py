@@ -15,22 +15,15 @@ import hashlib
 import secrets
 from collections.abc import Iterable
 
-from anymail.urls import urlpatterns as anymail_routes
 from django.conf import settings
 from django.utils import timezone
 
 from bansugoroku.games.models import Game, Player, Seat, Table
 from notifications.models import Preferences, ReplyToken
+from notifications.providers import INBOUND_VIEWS
 
 LOCAL_PART = "play"
 """The reply address's local part before the `+`: the rest is the token."""
-
-INBOUND_PROVIDERS = frozenset(
-    route.name.removesuffix("_inbound_webhook")
-    for route in anymail_routes
-    if route.name and route.name.endswith("_inbound_webhook")
-)
-"""The providers anymail parses inbound mail of: "postmark", "mailgun", ..."""
 
 
 def inbound_provider() -> str | None:
@@ -41,7 +34,7 @@ def inbound_provider() -> str | None:
     esp = settings.INBOUND_PROVIDER
     if not (settings.INBOUND_DOMAIN and settings.ANYMAIL.get("WEBHOOK_SECRET")):
         return None
-    return esp if esp in INBOUND_PROVIDERS else None
+    return esp if esp in INBOUND_VIEWS else None
 
 
 def token_hash(token: str) -> str:

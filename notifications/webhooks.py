@@ -17,7 +17,6 @@ from typing import Any, TypeVar
 
 from anymail.exceptions import AnymailError, AnymailWebhookValidationFailure
 from anymail.signals import AnymailEvent, AnymailTrackingEvent
-from anymail.urls import urlpatterns as anymail_routes
 from anymail.webhooks.base import AnymailCoreWebhookView
 from django.conf import settings
 from django.core import checks
@@ -26,26 +25,13 @@ from django.views.decorators.csrf import csrf_exempt
 
 from notifications.addresses import address_suppress
 from notifications.models import SuppressionReason
+from notifications.providers import TRACKING_VIEWS
 
 _STOPS = {"bounced": SuppressionReason.BOUNCED, "complained": SuppressionReason.COMPLAINED}
 
 _BACKEND = ("anymail.backends.", ".EmailBackend")
 
 Event = TypeVar("Event", bound=AnymailEvent)
-
-
-def provider_views(kind: str) -> dict[str, type[AnymailCoreWebhookView]]:
-    """anymail's webhook view of each provider for `kind` ("tracking" or "inbound"), by
-    the name in its backend's module path ("postmark")."""
-    suffix = f"_{kind}_webhook"
-    return {
-        route.name.removesuffix(suffix): route.callback.view_class
-        for route in anymail_routes
-        if route.name and route.name.endswith(suffix)
-    }
-
-
-_TRACKING_VIEWS = provider_views("tracking")
 
 
 def run_webhook(
@@ -78,7 +64,7 @@ def provider() -> str | None:
     if not (backend.startswith(prefix) and backend.endswith(suffix)):
         return None
     esp = backend[len(prefix) : -len(suffix)]
-    return esp if esp in _TRACKING_VIEWS else None
+    return esp if esp in TRACKING_VIEWS else None
 
 
 def _secret_set() -> bool:
@@ -92,7 +78,7 @@ def tracking_webhook(request: HttpRequest, esp: str) -> HttpResponse:
     credentials are 401 (anymail's own answer would be a 400)."""
     if esp != provider() or not _secret_set():
         raise Http404("no such webhook")
-    return run_webhook(_TRACKING_VIEWS[esp], request, suppress_on_bounce)
+    return run_webhook(TRACKING_VIEWS[esp], request, suppress_on_bounce)
 
 
 @checks.register(checks.Tags.security, deploy=True)

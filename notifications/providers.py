@@ -1,0 +1,22 @@
+"""The mail providers anymail has webhooks for, and their views: tracking (bounces,
+complaints, `notifications.webhooks`) and inbound (replies, `bansugoroku.mail_play`)."""
+
+from __future__ import annotations
+
+from anymail.urls import urlpatterns as anymail_routes
+from anymail.webhooks.base import AnymailCoreWebhookView
+
+
+def provider_views(kind: str) -> dict[str, type[AnymailCoreWebhookView]]:
+    """anymail's webhook view of each provider for `kind` ("tracking" or "inbound"), by
+    the name in its backend's module path ("postmark")."""
+    suffix = f"_{kind}_webhook"
+    return {
+        route.name.removesuffix(suffix): route.callback.view_class
+        for route in anymail_routes
+        if route.name and route.name.endswith(suffix)
+    }
+
+
+TRACKING_VIEWS = provider_views("tracking")
+INBOUND_VIEWS = provider_views("inbound")
