@@ -51,40 +51,47 @@ function store(key, value) {
   }
 }
 
-// The states last seen, one a table and seat, the most recently seen last and at most
-// KEPT_STATES of them (a state can be tens of kilobytes). The state is the seat's own
-// (its numbering, its legal moves), and a seat is one player's for the table's life, so
-// a state is never shown to another player using this browser.
+// The states last seen, one a table and seat, each under a key of its own so that a
+// change writes its own state alone (a state can be tens of kilobytes), and at most
+// KEPT_STATES of them: LAST_SEEN lists their keys, the most recently seen last. The state
+// is the seat's own (its numbering, its legal moves), and a seat is one player's for the
+// table's life, so a state is never shown to another player using this browser.
 const LAST_SEEN = "last-seen-states";
 const KEPT_STATES = 20;
-const seen = `${state.code}/${state.you.seat}`;
+const seen = `last-seen/${state.code}/${state.you.seat}`;
 
-function lastSeen() {
+function parsed(key) {
   try {
-    const all = JSON.parse(stored(LAST_SEEN));
-    return all && typeof all === "object" ? all : {};
+    return JSON.parse(stored(key));
   } catch (error) {
-    return {};
+    return null;
   }
 }
 
 // Keep `shown` as this seat's last seen state, unless another page of this browser saw
 // a newer one.
 function remember(shown) {
-  const all = lastSeen();
-  if (all[seen] && all[seen].version > shown.version) return;
-  delete all[seen];
-  all[seen] = shown;
-  const keys = Object.keys(all);
-  for (const key of keys.slice(0, Math.max(0, keys.length - KEPT_STATES))) delete all[key];
-  store(LAST_SEEN, JSON.stringify(all));
+  const kept = parsed(seen);
+  if (kept && kept.version > shown.version) return;
+  const listed = parsed(LAST_SEEN);
+  const keys = (Array.isArray(listed) ? listed : []).filter((key) => key !== seen);
+  keys.push(seen);
+  for (const key of keys.splice(0, Math.max(0, keys.length - KEPT_STATES))) {
+    try {
+      localStorage.removeItem(key);
+    } catch (error) {
+      // nothing kept to remove
+    }
+  }
+  store(LAST_SEEN, JSON.stringify(keys));
+  store(seen, JSON.stringify(shown));
 }
 
 // The worker marks a page it answered from its copy because the network failed: only
 // there is a kept state shown, and only one newer than the page's. A page from the
 // network holds the server's latest, which no kept state overrides.
 if (document.documentElement.hasAttribute("data-kept-copy")) {
-  const kept = lastSeen()[seen];
+  const kept = parsed(seen);
   if (kept && kept.version > state.version) state = kept;
 } else {
   remember(state);
