@@ -156,7 +156,11 @@ class Connection:
         return status, data
 
 
-def set_up_table(conn: Connection, index: int) -> tuple[str, tuple[str, str]]:
+Table = tuple[str, tuple[str, str]]
+"""A client's table: its code and its two seats' tokens (the reference: its row, no tokens)."""
+
+
+def set_up_table(conn: Connection, index: int) -> Table:
     """A started table and the tokens of its two seats."""
     tokens = []
     for seat in (0, 1):
@@ -293,7 +297,7 @@ def other_seats_turn(state: dict[str, Any]) -> dict[str, Any]:
     return game["turn"] | {"legal_moves": [list(m) for m in turn.legal_moves()]}
 
 
-def client_process(plan: Plan, tables: list[tuple[str, tuple[str, str]]], out: Any) -> None:
+def client_process(plan: Plan, tables: list[Table], out: Any) -> None:
     """Runs one thread per table and sends back the merged tally."""
     tallies = [Tally() for _ in tables]
     threads = [
@@ -344,12 +348,18 @@ def percentiles(seconds: list[float]) -> str:
     return f"p50 {p50:.1f}  p95 {p95:.1f}  p99 {p99:.1f}  max {max(seconds) * 1000:.1f}"
 
 
-def measure(port: int, pid: int, args: argparse.Namespace) -> None:
+def clients_tables(port: int, args: argparse.Namespace, reference: bool) -> list[Table]:
+    """A table for each client: a started game, or a row of the reference view's."""
+    if reference:
+        return [(str(index), ("", "")) for index in range(args.clients)]
     setup = Connection(port)
-    if args.reference:
-        tables = [(str(index), ("", "")) for index in range(args.clients)]
-    else:
-        tables = [set_up_table(setup, index) for index in range(args.clients)]
+    return [set_up_table(setup, index) for index in range(args.clients)]
+
+
+def measure(
+    port: int, pid: int, args: argparse.Namespace, tables: list[Table], reference: bool
+) -> float:
+    """One window of load on the server at `port`, reported; the rate it accepted."""
     start = time.time() + 1.0  # time for the client processes to start
     plan = Plan(
         port=port,
@@ -358,7 +368,7 @@ def measure(port: int, pid: int, args: argparse.Namespace) -> None:
         get_every_move=args.get_before_each_move,
         local_rules=args.local_rules,
         max_requests=args.max_requests,
-        reference=args.reference,
+        reference=reference,
     )
     context = multiprocessing.get_context("spawn")
     out = context.Queue()
@@ -385,6 +395,7 @@ def measure(port: int, pid: int, args: argparse.Namespace) -> None:
                 client.terminate()
                 client.join(TIMEOUT)
     report(args, total, plan, before, after)
+    return len(total.moves) / (plan.stop_at - plan.measure_from)
 
 
 def python_speed() -> float:
@@ -394,6 +405,7 @@ def python_speed() -> float:
 
 
 def report(args: argparse.Namespace, total: Tally, plan: Plan, before: Any, after: Any) -> None:
+    """The window's figures, a line each."""
     window = plan.stop_at - plan.measure_from
     cores = psutil.cpu_count() or 1
 
@@ -404,7 +416,7 @@ def report(args: argparse.Namespace, total: Tally, plan: Plan, before: Any, afte
     busy = sum(after[2]) - sum(before[2]) - idle
     accepted = len(total.moves)
     print(f"gunicorn          {' '.join(args.gunicorn)}")
-    if not args.reference:  # the bare view has no rate limits
+    if not plan.reference:  # the bare view has no rate limits
         counters = "the cache at CACHE_URL" if os.environ.get("CACHE_URL") else "process memory"
         print(f"rate limits       counted in {counters}")
     print(f"Python speed      sum(range(1000)) in {python_speed():.1f} µs")
@@ -413,7 +425,7 @@ def report(args: argparse.Namespace, total: Tally, plan: Plan, before: Any, afte
         f"processes; warm-up {args.warmup:g} s, measured {window:g} s"
         + ("; GET before every move" if plan.get_every_move else "")
     )
-    if args.reference:
+    if plan.reference:
         print(f"reference POST/s  {accepted / window:.1f}  ({accepted} requests)")
         print(f"reference ms      {percentiles(total.moves)}")
     else:
@@ -458,6 +470,14 @@ def main(argv: list[str] | None = None) -> None:
         "to put the figures of moves in proportion",
     )
     parser.add_argument(
+        "--rounds",
+        type=int,
+        default=0,
+        help="serve the API and the reference view side by side and measure them in turn, "
+        "ROUNDS windows each: every round's moves/s as a share of its reference, and the "
+        "median share",
+    )
+    parser.add_argument(
         "--gunicorn",
         nargs=argparse.REMAINDER,
         default=WORKERS,
@@ -474,16 +494,43 @@ def main(argv: list[str] | None = None) -> None:
 
         database_url = embedded()
     env = server_env(database_url)
-    if args.reference:
+    reference_env = env | {"DJANGO_SETTINGS_MODULE": "bench.reference_settings"}
+    if args.reference or args.rounds:
         make_reference_rows(database_url, args.clients)
-        env["DJANGO_SETTINGS_MODULE"] = "bench.reference_settings"
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
         cwd=ROOT, env=env, check=True,
     )  # fmt: skip
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so gunicorn is stopped too
-    with gunicorn(args.gunicorn, env) as (port, pid):
-        measure(port, pid, args)
+    if args.rounds:
+        compare(args, env, reference_env)
+        return
+    with gunicorn(args.gunicorn, reference_env if args.reference else env) as (port, pid):
+        measure(port, pid, args, clients_tables(port, args, args.reference), args.reference)
+
+
+def compare(args: argparse.Namespace, env: dict[str, str], reference_env: dict[str, str]) -> None:
+    """`--rounds`: the reference view and the API, each on a gunicorn of its own, measured
+    in turn. The host's speed drifts within minutes, so a share taken in one round (its
+    two windows a few seconds apart) means more than two runs' figures set side by side;
+    the idle server's workers wait on their sockets meanwhile."""
+    with (
+        gunicorn(args.gunicorn, reference_env) as (reference_port, reference_pid),
+        gunicorn(args.gunicorn, env) as (port, pid),
+    ):
+        rows = clients_tables(reference_port, args, reference=True)
+        tables = clients_tables(port, args, reference=False)
+        shares = []
+        for number in range(1, args.rounds + 1):
+            print(f"--- round {number}: the reference view")
+            reference = measure(reference_port, reference_pid, args, rows, reference=True)
+            print(f"--- round {number}: the move API")
+            moves = measure(port, pid, args, tables, reference=False)
+            shares.append(moves / reference if reference else 0.0)
+            print(f"moves/s / reference  {shares[-1]:.1%}")
+    listed = ", ".join(f"{share:.1%}" for share in shares)
+    print(f"=== moves/s as a share of the round's reference: {listed}")
+    print(f"=== median {statistics.median(shares):.1%}")
 
 
 if __name__ == "__main__":

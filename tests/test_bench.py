@@ -57,7 +57,8 @@ def bench(module: str, url: str, *options: str) -> subprocess.CompletedProcess[s
 def run_bench(url: str, *options: str) -> str:
     options = ("--duration", "2", "--warmup", "1", "--clients", "4", "--processes", "1", *options)
     result = bench("api_bench", url, *options, "--gunicorn", "--workers", "2")
-    assert "non-200 answers   none" in result.stdout, result.stdout
+    answers = re.findall(r"^non-200 answers\s+(.*)$", result.stdout, re.MULTILINE)
+    assert answers and set(answers) == {"none"}, result.stdout
     assert "client failures" not in result.stdout, result.stdout
     return result.stdout
 
@@ -77,6 +78,15 @@ def test_the_move_benchmark_runs(database, mode):
 def test_the_reference_benchmark_runs(database):
     output = run_bench(database, "--reference")
     assert rate(output, "reference POST/s") > 0
+
+
+def test_rounds_measure_the_api_beside_the_reference(database):
+    output = run_bench(database, "--rounds", "2")
+    assert output.count("reference POST/s") == 2 and output.count("accepted moves/s") == 2
+    shares = re.findall(r"^moves/s / reference\s+([\d.]+)%", output, re.MULTILINE)
+    assert len(shares) == 2 and all(float(share) > 0 for share in shares), output
+    median = re.search(r"^=== median ([\d.]+)%", output, re.MULTILINE)
+    assert median and float(median.group(1)) > 0, output
 
 
 def test_slow_clients_do_not_stop_the_procfile_web_server(database):
