@@ -149,6 +149,17 @@ def test_production_settings_load():
     assert result.stdout.strip() == "True True https://example.com"
 
 
+def test_the_wsgi_application_is_loaded_whole_and_frozen_out_of_the_collectors_sight():
+    code = (
+        "import gc, sys; from bansugoroku import wsgi; "
+        "print(gc.get_threshold()[0] == wsgi.YOUNG_OBJECTS_BEFORE_COLLECTING > 700, "
+        "gc.get_freeze_count() > 0, 'bansugoroku.api.views' in sys.modules)"
+    )
+    result = run_python(["-c", code], PRODUCTION_ENV)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True", "True"]
+
+
 def test_bad_debug_value_is_an_error():
     result = load_settings({**PRODUCTION_ENV, "DEBUG": "maybe"})
     assert result.returncode != 0
