@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from anymail.urls import urlpatterns as anymail_routes
 from anymail.webhooks.base import AnymailCoreWebhookView
+from django.conf import settings
 
 
 def provider_views(kind: str) -> dict[str, type[AnymailCoreWebhookView]]:
@@ -20,3 +21,9 @@ def provider_views(kind: str) -> dict[str, type[AnymailCoreWebhookView]]:
 
 TRACKING_VIEWS = provider_views("tracking")
 INBOUND_VIEWS = provider_views("inbound")
+
+
+def webhook_secret_set() -> bool:
+    """Whether ANYMAIL_WEBHOOK_SECRET is set: the basic-auth credentials anymail's views
+    check on every post, without which no webhook of either kind is served."""
+    return bool(settings.ANYMAIL.get("WEBHOOK_SECRET"))

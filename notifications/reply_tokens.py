@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from bansugoroku.games.models import Game, Player, Seat, Table
 from notifications.models import Preferences, ReplyToken
-from notifications.providers import INBOUND_VIEWS
+from notifications.providers import INBOUND_VIEWS, webhook_secret_set
 
 LOCAL_PART = "play"
 """The reply address's local part before the `+`: the rest is the token."""
@@ -32,7 +32,7 @@ def inbound_provider() -> str | None:
     one mail is sent through) one anymail knows. Else None: no reply address is given
     and the webhook's route does not exist."""
     esp = settings.INBOUND_PROVIDER
-    if not (settings.INBOUND_DOMAIN and settings.ANYMAIL.get("WEBHOOK_SECRET")):
+    if not (settings.INBOUND_DOMAIN and webhook_secret_set()):
         return None
     return esp if esp in INBOUND_VIEWS else None
 

@@ -25,7 +25,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from notifications.addresses import address_suppress
 from notifications.models import SuppressionReason
-from notifications.providers import TRACKING_VIEWS
+from notifications.providers import TRACKING_VIEWS, webhook_secret_set
 
 _STOPS = {"bounced": SuppressionReason.BOUNCED, "complained": SuppressionReason.COMPLAINED}
 
@@ -67,16 +67,12 @@ def provider() -> str | None:
     return esp if esp in TRACKING_VIEWS else None
 
 
-def _secret_set() -> bool:
-    return bool(settings.ANYMAIL.get("WEBHOOK_SECRET"))
-
-
 @csrf_exempt
 def tracking_webhook(request: HttpRequest, esp: str) -> HttpResponse:
     """anymail's tracking view of the configured provider, behind its secret; a 404 for
     any other provider, and for this one while no secret is set. Wrong or missing
     credentials are 401 (anymail's own answer would be a 400)."""
-    if esp != provider() or not _secret_set():
+    if esp != provider() or not webhook_secret_set():
         raise Http404("no such webhook")
     return run_webhook(TRACKING_VIEWS[esp], request, suppress_on_bounce)
 
@@ -84,7 +80,7 @@ def tracking_webhook(request: HttpRequest, esp: str) -> HttpResponse:
 @checks.register(checks.Tags.security, deploy=True)
 def check_webhook_secret(**_: Any) -> list[checks.CheckMessage]:
     esp = provider()
-    if esp is None or _secret_set():
+    if esp is None or webhook_secret_set():
         return []
     return [
         checks.Warning(
