@@ -151,6 +151,8 @@ if env_bool("DATABASE_PREPARED_STATEMENTS", default=True):
     )
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured("DATABASE_URL must point to PostgreSQL (postgres://...).")
+# Django's backend, with a health check that asks the socket before the server.
+DATABASES["default"]["ENGINE"] = "bansugoroku.postgresql"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -35,10 +35,6 @@ def test_healthz_reports_database_failure(client, monkeypatch):
     assert response.json() == {"status": "unavailable"}
 
 
-def test_database_is_postgresql(settings):
-    assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
-
-
 @pytest.mark.django_db
 def test_an_invitation_link_shows_the_host_and_the_code(client):
     from tests.factories import TableFactory

@@ -1,0 +1,69 @@
+"""The connection's health check (bansugoroku.postgresql): no round trip while the
+connection is well, and a connection the server ended is found out and replaced."""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+from django.db import close_old_connections, connection
+
+pytestmark = pytest.mark.django_db(transaction=True)  # the test closes the connection
+
+
+def other_connection() -> psycopg.Connection:
+    s = connection.settings_dict
+    return psycopg.connect(
+        host=s["HOST"], port=s["PORT"] or None, user=s["USER"], password=s["PASSWORD"],
+        dbname=s["NAME"], autocommit=True,
+    )  # fmt: skip
+
+
+def last_query(pid: int) -> str:
+    """The last statement the backend `pid` ran, as another connection sees it."""
+    with other_connection() as other:
+        row = other.execute("SELECT query FROM pg_stat_activity WHERE pid = %s", [pid]).fetchone()
+    assert row is not None
+    return str(row[0])
+
+
+def terminate(pid: int) -> None:
+    with other_connection() as other:
+        killed = other.execute("SELECT pg_terminate_backend(%s, 10000)", [pid]).fetchone()
+    assert killed == (True,)
+
+
+def test_the_backend_is_ours():
+    assert connection.vendor == "postgresql"
+    assert connection.settings_dict["ENGINE"] == "bansugoroku.postgresql"
+    assert connection.health_check_enabled
+
+
+def test_a_well_connection_is_checked_without_a_query():
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 'before the check'")
+    pid = connection.connection.info.backend_pid
+
+    assert connection.is_usable()
+    assert last_query(pid) == "SELECT 'before the check'"
+
+
+def test_a_connection_the_server_ended_is_not_usable():
+    connection.ensure_connection()
+    terminate(connection.connection.info.backend_pid)
+
+    assert not connection.is_usable()
+    connection.close()  # as Django does with a connection that is not usable
+
+
+def test_a_request_after_the_server_ended_the_connection_gets_a_new_one():
+    connection.ensure_connection()
+    old = connection.connection.info.backend_pid
+    terminate(old)
+
+    # What Django does at the start of each request, then the request's first query.
+    close_old_connections()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (new,) = cursor.fetchone()
+
+    assert new != old
