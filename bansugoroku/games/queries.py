@@ -120,6 +120,13 @@ def _plain_json(field: models.Field[Any, Any]) -> bool:
     return isinstance(field, models.JSONField) and field.encoder is None and field.decoder is None
 
 
+_LOADED = "_loaded_values"
+"""Where `_instance` keeps the values its row had, by attribute name: `save` writes the
+columns whose values have changed since (and every JSON one, whose value may have been
+changed in place), and notes what it wrote. The ORM's `Model.save` does not note it: an
+instance saved that way must not also go through `save` in the same change."""
+
+
 def _instance(model: type[models.Model], values: Sequence[Any], db: BaseDatabaseWrapper) -> Any:
     """The instance of a row holding every concrete field of `model`, as `Model.from_db`
     builds it but without `Model.__init__`: that sets each field through its descriptor
@@ -133,7 +140,9 @@ def _instance(model: type[models.Model], values: Sequence[Any], db: BaseDatabase
     for index in json_columns:
         values[index] = _json_value(values[index])
     instance = model.__new__(model)
-    instance.__dict__.update(zip(names, values, strict=True))
+    loaded = dict(zip(names, values, strict=True))
+    instance.__dict__.update(loaded)
+    instance.__dict__[_LOADED] = loaded
     instance._state = ModelState()
     instance._state.adding, instance._state.db = False, db.alias
     return instance
@@ -293,10 +302,15 @@ def save(
     """Write one change in one statement: INSERT the new rows `inserts` (grouped by
     model, in the order given), then UPDATE each `(instance, field names)` of `updates`,
     the last as the statement itself and the others as data-modifying CTEs before it.
+    Of an instance these queries loaded, only the named fields that changed since are
+    written (every JSON one); of any other, all of them.
 
     A move used to cost up to five round trips (the history's turn, passes, events, the
     game, the table); the statement is built once per shape and prepared by PostgreSQL.
     The inserted instances get no primary key back: nothing reads them after the write.
+    Writing only what changed keeps a move that ends a turn at 35 values instead of 51:
+    psycopg keeps its parsing of a statement of up to 50 (re-parsing took 156 µs), and
+    fewer values cost less to convert and send.
     """
     db = _db()
     parts: list[str] = []
@@ -309,11 +323,21 @@ def save(
             values += [param(f.pre_save(instance, True), db) for f, param in writers]
     for instance, names in updates:
         model = type(instance)
-        written = tuple(names)
-        parts.append(_update_sql(model, written))
-        writers = _update_writers(model, written)
-        values += [param(f.pre_save(instance, False), db) for f, param in writers]
-        values.append(instance.pk)
+        loaded = instance.__dict__.get(_LOADED)
+        written, params = [], []
+        for field, param in _update_writers(model, tuple(names)):
+            value = field.pre_save(instance, False)
+            if loaded is not None and param is not _json_param:
+                if loaded[field.attname] == value:
+                    continue
+                loaded[field.attname] = value
+            written.append(field.name)
+            params.append(param(value, db))
+        if written:
+            parts.append(_update_sql(model, tuple(written)))
+            values += [*params, instance.pk]
+    if not parts:
+        return
     *ctes, sql = parts
     if ctes:
         sql = "WITH " + ", ".join(f"w{i} AS ({cte})" for i, cte in enumerate(ctes)) + " " + sql

@@ -66,6 +66,34 @@ def test_a_move_ending_the_turn_takes_five_queries_whatever_the_passes(
     assert turns[0].moves == [first, second]
 
 
+def test_a_move_ending_the_turn_writes_only_the_columns_it_changed(host, guest):
+    # Not the table's seed, state or score, nor the game's opening or result: the turn's
+    # statement stays within the 50 values of which psycopg keeps the parsing.
+    code = open_table(host, guest)
+    player, state = to_move(host, guest, code)
+    first = state["game"]["turn"]["legal_moves"][0]
+    after = player.post(f"tables/{code}/moves", {"version": state["version"], "moves": [first]})
+    second = after.body["game"]["turn"]["legal_moves"][0]
+    statements = []
+
+    def keep(execute, sql, params, many, context):
+        statements.append((sql, params))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(keep):
+        answer = player.post(
+            f"tables/{code}/moves", {"version": after.body["version"], "moves": [second]}
+        )
+
+    assert answer.status == 200
+    sql, params = next((s, p) for s, p in statements if "INSERT INTO games_turn" in s)
+    assert len(params) <= 50, sql
+    for column in ("next_seed", "closed_reason", "score_black", "starter", "winner"):
+        assert f'"{column}"' not in sql
+    for column in ("version", "turn_number", "active_at"):
+        assert f'"{column}"' in sql
+
+
 def test_the_table_state_takes_two_queries(host, guest, django_assert_num_queries):
     # player, and the seats with their players, the table and its game
     code = open_table(host, guest)
