@@ -213,7 +213,7 @@ REST_FRAMEWORK: dict[str, Any] = {
         "bansugoroku.api.auth.BearerTokenAuthentication",
         "bansugoroku.front.identity.CookieTokenAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PERMISSION_CLASSES": ["bansugoroku.api.auth.HasPlayer"],
     # JSON only, refused over API_MAX_BODY_SIZE and when nested too deep to parse.
     "DEFAULT_PARSER_CLASSES": ["bansugoroku.api.parsers.JSONParser"],
     # orjson writes the same compact UTF-8 JSON as DRF's renderer, in a tenth of the

@@ -19,7 +19,9 @@ from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest
 from redis import RedisError
 from rest_framework.request import Request
-from rest_framework.throttling import BaseThrottle, SimpleRateThrottle, UserRateThrottle
+from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+
+from bansugoroku.games.player_tokens import token_hash
 
 if TYPE_CHECKING:  # DRF imports the throttles while rest_framework.views loads
     from rest_framework.views import APIView
@@ -183,10 +185,17 @@ def _counting_script(backend: Any) -> Any:
     return backend.get_client(write=True).register_script(COUNT_WINDOWS)
 
 
-class PlayerRateThrottle(WindowThrottle, UserRateThrottle):
-    """Per token for players; per address for requests without one."""
+class PlayerRateThrottle(WindowThrottle):
+    """Per token for players; per address for requests without one. Keyed by the token's
+    hash rather than the player: a table's read or change finds its caller without
+    looking the player up (`bansugoroku.api.auth.BearerToken`)."""
 
     scope = "player"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str:
+        token = request.auth  # the token, for either way of authenticating
+        ident = token_hash(token) if isinstance(token, str) else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
 class AddressRateThrottle(WindowThrottle):

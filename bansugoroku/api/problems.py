@@ -20,6 +20,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
+from bansugoroku.api.auth import unknown_token_first
 from bansugoroku.api.parsers import PayloadTooLarge
 from bansugoroku.games.errors import ServiceError
 from bansugoroku.throttles import retry_after
@@ -131,6 +132,9 @@ def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Re
 
 
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    request = context.get("request")
+    if request is not None and isinstance(exc, ServiceError | exceptions.APIException | Http404):
+        exc = unknown_token_first(request, exc)
     if isinstance(exc, ServiceError):
         set_rollback()
         response = problem(exc.status, exc.code, exc.title, exc.detail, **exc.extra)

@@ -23,7 +23,7 @@ from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from bansugoroku.api import schema
-from bansugoroku.api.auth import player_of
+from bansugoroku.api.auth import caller_of, player_of
 from bansugoroku.api.confirmation import mail_confirmation
 from bansugoroku.api.problems import PROBLEM_TYPES, ProblemList, ProblemType, problem, problem_list
 from bansugoroku.api.schema import component
@@ -40,6 +40,7 @@ from bansugoroku.api.serializers import (
 from bansugoroku.creation_limits import new_player_wait, new_table_wait
 from bansugoroku.games import selectors, services, shapes
 from bansugoroku.games.models import Player, Table
+from bansugoroku.games.store import Caller
 from bansugoroku.locales import preferred_locale
 from bansugoroku.throttles import JoinCodeThrottle
 from engine.game import GameValue
@@ -58,7 +59,7 @@ def etag(version: int) -> str:
 
 
 def state_response(
-    table: Table, player: Player, status: int = 200, game: GameValue | None = None
+    table: Table, player: Caller, status: int = 200, game: GameValue | None = None
 ) -> Response:
     """The table from the caller's side; `game` is the engine value a change made, which
     spares reading its turn back from the row just written."""
@@ -174,6 +175,8 @@ CODE = OpenApiParameter(
 
 
 class TableView(APIView):
+    finds_caller_by_token = True
+
     @extend_schema(
         operation_id="tables_state",
         parameters=[CODE],
@@ -190,14 +193,14 @@ class TableView(APIView):
         "`table_not_found`, as a code with no table does.",
     )
     def get(self, request: Request, code: str) -> Response:
-        player = player_of(request)
         wanted = request.headers.get("If-None-Match")
         if wanted:
-            version = selectors.table_version(code=code, player=player)
+            version = selectors.table_version(code=code, player=player_of(request))
             tags = {tag.strip().removeprefix("W/") for tag in wanted.split(",")}
             if version is not None and etag(version) in tags:
                 return Response(status=304, headers={"ETag": etag(version)})
-        return state_response(selectors.table_for_player(code=code, player=player), player)
+        caller = caller_of(request)
+        return state_response(selectors.table_for_player(code=code, player=caller), caller)
 
 
 class JoinView(APIView):
@@ -224,12 +227,13 @@ class TableActionView(APIView):
 
     service: Callable[..., services.Change]
     serializer_class: type[Serializer[Any]] = VersionSerializer
+    finds_caller_by_token = True
 
     def post(self, request: Request, code: str) -> Response:
-        player = player_of(request)
+        caller = caller_of(request)
         data = parse(self.serializer_class, request)
-        change = self.service(player=player, code=code, **data)
-        return state_response(change.table, player, game=change.game)
+        change = self.service(player=caller, code=code, **data)
+        return state_response(change.table, caller, game=change.game)
 
 
 CHANGE_TEXT = (

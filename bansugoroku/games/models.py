@@ -108,6 +108,10 @@ class Table(models.Model):
     """The CPU is to play the current game's turn: set by every change, for the recovery
     of the CPU's turns whose message was lost (`games.tasks.recover_cpu_turns`)."""
 
+    token_seat: tuple[str, int] | None = None
+    """Not a column: the token hash a load of the table was given, and the number of the
+    seat whose player holds it (`store.load_table`), when one does."""
+
     class Meta:
         indexes = [
             # The idle sweep's candidates, oldest activity first, on an index that holds

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 
 
 def new_token() -> str:
@@ -18,3 +19,12 @@ def new_token() -> str:
 def token_hash(token: str) -> str:
     """Tokens are 256 random bits, so a plain SHA-256 is as strong as a slow hash here."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class TokenHolder:
+    """Whoever holds the token with this hash, not looked up yet: a table's read or
+    change finds their seat in the query that loads the table, a round trip fewer than
+    finding the player first (`store.load_table`)."""
+
+    token_hash: str

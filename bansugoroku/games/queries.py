@@ -56,14 +56,20 @@ def _select(parts: Sequence[tuple[type[models.Model], str]]) -> str:
 
 
 _TABLE_SQL = f"""
-    SELECT {_select(_MODELS)}
+    SELECT {_select(_MODELS)},
+        p.token_hash = %(hash)s OR EXISTS (
+            SELECT 1 FROM {SignedInToken._meta.db_table} k
+            WHERE k.player_id = p.id AND k.token_hash = %(hash)s
+        )
     FROM {Seat._meta.db_table} s
     JOIN {Table._meta.db_table} t ON t.id = s.table_id
     LEFT JOIN {Player._meta.db_table} p ON p.id = s.player_id
     LEFT JOIN {Game._meta.db_table} g ON g.id = t.current_game_id
-    WHERE t.code = %s
+    WHERE t.code = %(code)s
     ORDER BY s.number
 """
+"""The seats of a table, each with its player and whether the player holds the token
+with hash `hash` (null when `hash` is), the table and its game."""
 
 _PLAYER_SQL = f"""
     SELECT {_select([(Player, "p")])} FROM {Player._meta.db_table} p WHERE p.token_hash = %s
@@ -159,21 +165,32 @@ def _column_slices(parts: Sequence[tuple[type[models.Model], str]]) -> list[slic
 
 
 _SEAT, _PLAYER, _TABLE, _GAME = _column_slices(_MODELS)
+_HOLDS = _GAME.stop
 
 
-def table_rows(code: str, *, lock: bool) -> list[tuple[Seat, Player | None, Table, Game | None]]:
-    """Each seat of the table with `code`, its player, the table and its current game."""
+def table_rows(
+    code: str, *, lock: bool, token_hash: str | None = None
+) -> list[tuple[Seat, Player | None, Table, Game | None, bool]]:
+    """Each seat of the table with `code`, its player, the table, its current game, and
+    whether the seat's player holds the token with `token_hash`: the caller's seat is
+    found in the same round trip as the table, without looking the token up first."""
     sql = _TABLE_SQL + (" FOR UPDATE OF t" if lock else "")
     db = _db()
     with db.cursor() as cursor:
-        cursor.execute(sql, [code])
+        cursor.execute(sql, {"code": code, "hash": token_hash})
         rows = cursor.fetchall()
     if not rows:
         return []
     # Every row repeats the table and its game: they are built from the first row only.
     table, game = _instance(Table, rows[0][_TABLE], db), _instance(Game, rows[0][_GAME], db)
     return [
-        (_instance(Seat, row[_SEAT], db), _instance(Player, row[_PLAYER], db), table, game)
+        (
+            _instance(Seat, row[_SEAT], db),
+            _instance(Player, row[_PLAYER], db),
+            table,
+            game,
+            bool(row[_HOLDS]),
+        )
         for row in rows
     ]
 

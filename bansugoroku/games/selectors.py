@@ -10,7 +10,14 @@ from typing import Any
 
 from bansugoroku.games import allowed, queries, shapes
 from bansugoroku.games.models import Event, Game, Player, Seat, Table
-from bansugoroku.games.store import clean_code, game_value, load_table, note_seen, seat_of
+from bansugoroku.games.store import (
+    Caller,
+    clean_code,
+    game_value,
+    load_table,
+    note_seen,
+    seat_of,
+)
 from bansugoroku.site import site_url
 from engine.game import GameValue
 from engine.names import point_name, roll_name, spoken_roll
@@ -21,10 +28,10 @@ from engine.side import Side
 from engine.turn import TurnInProgress
 
 
-def table_for_player(*, code: str, player: Player) -> Table:
+def table_for_player(*, code: str, player: Caller) -> Table:
     """The caller's table with its seats and game, or TableNotFound (also when the
     caller doesn't sit at it). The caller counts as looking at it (`store.note_seen`)."""
-    table = load_table(code)
+    table = load_table(code, caller=player)
     seat = seat_of(table, player)
     seat.last_seen_at = note_seen(seat.pk, seat.last_seen_at)
     return table
@@ -79,7 +86,7 @@ def invite_url(table: Table) -> str:
 
 
 def table_state(
-    table: Table, player: Player, value: GameValue | None = None
+    table: Table, player: Caller, value: GameValue | None = None
 ) -> shapes.TableStateJson:
     """The whole table from the side of `player`, who sits at it. `value` is its current
     game as the engine value a change just made (`services.Change.game`), if the caller

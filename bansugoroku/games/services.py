@@ -42,7 +42,7 @@ from bansugoroku.games.models import (
     Turn,
 )
 from bansugoroku.games.player_tokens import new_token, token_hash
-from bansugoroku.games.store import CODE_ALPHABET, CODE_LENGTH, lock_seat
+from bansugoroku.games.store import CODE_ALPHABET, CODE_LENGTH, Caller, lock_seat
 from engine import cpu
 from engine.dice import seed_commitment
 from engine.game import GameError, GameValue, Roller, Step
@@ -167,7 +167,7 @@ def table_join(*, player: Player, code: str, entropy: str = "") -> Change:
         return _commit(table, None, (), [joined], now=now)
 
 
-def table_start(*, player: Player, code: str, version: int, entropy: str = "") -> Change:
+def table_start(*, player: Caller, code: str, version: int, entropy: str = "") -> Change:
     """The host starts the first game once both seats are taken, giving their entropy."""
     with _transaction() as now:
         table, seat = lock_seat(code, player, version, now)
@@ -177,7 +177,7 @@ def table_start(*, player: Player, code: str, version: int, entropy: str = "") -
         return _new_game(table, now, number=1, previous=None)
 
 
-def game_play_again(*, player: Player, code: str, version: int, entropy: str = "") -> Change:
+def game_play_again(*, player: Caller, code: str, version: int, entropy: str = "") -> Change:
     """The next game at the table, the caller giving their entropy; the score carries over."""
     with _transaction() as now:
         table, seat = lock_seat(code, player, version, now)
@@ -189,7 +189,7 @@ def game_play_again(*, player: Player, code: str, version: int, entropy: str = "
         return _new_game(table, now, number=last.number + 1, previous=Side(last.starter))
 
 
-def seat_entropy(*, player: Player, code: str, version: int, entropy: str) -> Change:
+def seat_entropy(*, player: Caller, code: str, version: int, entropy: str) -> Change:
     """Give (or give again) the caller's entropy for the table's next game, once its seed
     is committed and until the game starts."""
     with _transaction() as now:
@@ -200,13 +200,13 @@ def seat_entropy(*, player: Player, code: str, version: int, entropy: str) -> Ch
         return _commit(table, None, (), (), now=now, seats=[seat])
 
 
-def game_resign(*, player: Player, code: str, version: int) -> Change:
+def game_resign(*, player: Caller, code: str, version: int) -> Change:
     """Give up the current game: the other seat wins it, worth 1."""
     return _on_game(player, code, version, lambda game, side, roll: Step(game.resign(side)))
 
 
 def game_move(
-    *, player: Player, code: str, version: int, moves: Sequence[Move], looking: bool = True
+    *, player: Caller, code: str, version: int, moves: Sequence[Move], looking: bool = True
 ) -> Change:
     """Play one or more die moves of the caller's turn; a complete play ends the turn.
     A move replied by mail is made without `looking` at the table: the player's seat is
@@ -246,12 +246,12 @@ def cpu_move(*, code: str, game_number: int, turn_number: int) -> Change | None:
         return _step(table, game, value.play(seat.side, moves, store.roller(game)), now)
 
 
-def turn_undo(*, player: Player, code: str, version: int) -> Change:
+def turn_undo(*, player: Caller, code: str, version: int) -> Change:
     """Take back this turn's moves; the dice stay as rolled."""
     return _on_game(player, code, version, lambda game, side, roll: Step(game.undo(side)))
 
 
-def table_leave(*, player: Player, code: str, version: int) -> Change:
+def table_leave(*, player: Caller, code: str, version: int) -> Change:
     """Leave the table: it closes for both seats with no result, as the idle close does
     (`games.idle`): a game in progress ends `abandoned`, with no winner and nothing
     scored, the table becomes `closed` with `closed_reason` "left", and a `table_closed`
@@ -264,7 +264,8 @@ def table_leave(*, player: Player, code: str, version: int) -> Change:
         if playing is not None:
             store.write_game(table, playing, store.game_value(table, playing).abandon(), now)
         table.state, table.closed_reason = TableState.CLOSED, CLOSED_LEFT
-        closed = events.table_left(table, playing, seat.side, player.name)
+        assert seat.player is not None  # the caller's own seat
+        closed = events.table_left(table, playing, seat.side, seat.player.name)
         return _commit(table, playing, (), [closed], now=now, seats=[seat])
 
 
@@ -298,7 +299,7 @@ def _transaction() -> Iterator[datetime]:
 
 
 def _on_game(
-    player: Player,
+    player: Caller,
     code: str,
     version: int,
     act: Callable[[GameValue, Side, Roller], Step],

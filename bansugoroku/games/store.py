@@ -17,6 +17,7 @@ from django.utils import timezone
 from bansugoroku.games import queries
 from bansugoroku.games.errors import StaleState, TableClosed, TableNotFound
 from bansugoroku.games.models import Game, GameState, Player, Seat, Table, TableState
+from bansugoroku.games.player_tokens import TokenHolder
 from engine.dice import derived_dice
 from engine.game import Ending, GameValue, Result, Roller
 from engine.notation import position_id
@@ -36,21 +37,30 @@ def clean_code(code: str) -> str:
     return code
 
 
-def load_table(code: str, *, lock: bool = False) -> Table:
-    """The table with its game and both seats with their players, in one query.
+Caller = Player | TokenHolder
+"""Who reads or changes a table: a player already looked up, or whoever holds a token,
+whose seat the table's own query finds (`seat_of`)."""
+
+
+def load_table(code: str, *, lock: bool = False, caller: Caller | None = None) -> Table:
+    """The table with its game and both seats with their players, in one query, which
+    also finds the seat of a `caller` known by their token.
 
     With `lock` it takes the table row FOR UPDATE. The seats are handed to the table's
     prefetch cache, so `table.seats.all()` costs nothing after.
     """
     code = clean_code(code)
-    rows = queries.table_rows(code, lock=lock)
+    held = caller.token_hash if isinstance(caller, TokenHolder) else None
+    rows = queries.table_rows(code, lock=lock, token_hash=held)
     if not rows:
         raise not_found(code)
     table, game = rows[0][2], rows[0][3]
     table.current_game = game
     seats = []
-    for seat, player, _, _ in rows:
+    for seat, player, _, _, holds in rows:
         seat.player, seat.table = player, table
+        if holds and held is not None:
+            table.token_seat = (held, seat.number)
         seats.append(seat)
     # What prefetch_related_objects itself does with the rows it fetched; Django has no
     # public way to hand it rows already in hand. Its stubs leave out these private names.
@@ -67,11 +77,11 @@ def not_found(code: str) -> TableNotFound:
     return TableNotFound(f"no table with code {code}")
 
 
-def lock_table(code: str) -> Table:
+def lock_table(code: str, caller: Caller | None = None) -> Table:
     """The table locked FOR UPDATE for a change."""
     if not connection.in_atomic_block:
         raise RuntimeError("a table is locked only inside a transaction")
-    return load_table(code, lock=True)
+    return load_table(code, lock=True, caller=caller)
 
 
 def lock_table_unversioned(code: str) -> Table:
@@ -86,7 +96,7 @@ def lock_table_unversioned(code: str) -> Table:
 
 
 def lock_seat(
-    code: str, player: Player, version: int, now: datetime, *, looking: bool = True
+    code: str, caller: Caller, version: int, now: datetime, *, looking: bool = True
 ) -> tuple[Table, Seat]:
     """The table locked FOR UPDATE and the caller's seat at it, if the client saw its
     latest `version`. The seat is checked first: a stranger gets TableNotFound, never
@@ -95,8 +105,8 @@ def lock_seat(
     the lock while the idle sweep closed the table is told why, not just "stale". The
     seat is marked seen `now`, the change's time, unless the caller is not `looking`
     at the table (a move replied by mail); the change writes it with the rest."""
-    table = lock_table(code)
-    seat = seat_of(table, player)
+    table = lock_table(code, caller)
+    seat = seat_of(table, caller)
     if table.state == TableState.CLOSED:
         raise TableClosed("this table is closed")
     if looking:
@@ -109,11 +119,16 @@ def lock_seat(
     return table, seat
 
 
-def seat_of(table: Table, player: Player) -> Seat:
+def seat_of(table: Table, caller: Caller) -> Seat:
     """The caller's seat at the table. A player who doesn't sit at it gets the same
-    TableNotFound as for a code with no table, so join codes can't be enumerated."""
+    TableNotFound as for a code with no table, so join codes can't be enumerated. A
+    caller known by their token sits where the table's query found the token held
+    (`load_table`): at no seat of a table loaded without it."""
     for seat in table.seats.all():
-        if seat.player_id == player.pk:
+        if isinstance(caller, TokenHolder):
+            if table.token_seat == (caller.token_hash, seat.number):
+                return seat
+        elif seat.player_id == caller.pk:
             return seat
     raise not_found(table.code)
 

@@ -2,7 +2,9 @@
 
 `transaction=True` runs each request in autocommit as in production, so the counts
 carry no test savepoints; a change's BEGIN and COMMIT are round trips and count.
-Authentication is one of the queries of every request.
+The bearer token is looked up in the query that loads the table for the table's read
+and changes (`bansugoroku.api.auth.BearerToken`): they take no query of their own for
+authentication.
 """
 
 from __future__ import annotations
@@ -23,26 +25,26 @@ def to_move(host: Api, guest: Api, code: str) -> tuple[Api, dict]:
     return guest, guest.state(code)
 
 
-def test_a_move_within_a_turn_takes_five_queries(host, guest, django_assert_num_queries):
-    # player, BEGIN, seats with players, table and game (table FOR UPDATE), one statement
-    # updating the game and the table, COMMIT
+def test_a_move_within_a_turn_takes_four_queries(host, guest, django_assert_num_queries):
+    # BEGIN, seats with players (and which holds the token), table and game (table FOR
+    # UPDATE), one statement updating the game and the table, COMMIT
     code = open_table(host, guest)
     player, state = to_move(host, guest, code)
     body = {"version": state["version"], "moves": [state["game"]["turn"]["legal_moves"][0]]}
 
-    with django_assert_num_queries(5) as captured:
+    with django_assert_num_queries(4) as captured:
         answer = player.post(f"tables/{code}/moves", body)
 
     assert answer.status == 200 and answer.body["game"]["turn"]["yours"]
-    write = captured[3]["sql"]
+    write = captured[2]["sql"]
     assert write.startswith("WITH w0 AS (UPDATE games_game"), write
     assert "UPDATE games_table" in write
 
 
-def test_a_move_ending_the_turn_takes_five_queries_whatever_the_passes(
+def test_a_move_ending_the_turn_takes_four_queries_whatever_the_passes(
     host, guest, django_assert_num_queries
 ):
-    # player, BEGIN, seats with table and game (FOR UPDATE), one statement inserting
+    # BEGIN, seats with table and game (FOR UPDATE), one statement inserting
     # the turn (and any passes after it) and its event and updating the game and the
     # table, COMMIT
     code = open_table(host, guest)
@@ -52,13 +54,13 @@ def test_a_move_ending_the_turn_takes_five_queries_whatever_the_passes(
     second = after.body["game"]["turn"]["legal_moves"][0]
     game = Game.objects.get(table__code=code)
 
-    with django_assert_num_queries(5) as captured:
+    with django_assert_num_queries(4) as captured:
         answer = player.post(
             f"tables/{code}/moves", {"version": after.body["version"], "moves": [second]}
         )
 
     assert answer.status == 200
-    write = captured[3]["sql"]
+    write = captured[2]["sql"]
     assert write.startswith("WITH w0 AS (INSERT INTO games_turn"), write
     assert "INSERT INTO games_event" in write
     turns = Turn.objects.filter(game=game).order_by("number")
@@ -94,11 +96,11 @@ def test_a_move_ending_the_turn_writes_only_the_columns_it_changed(host, guest):
         assert f'"{column}"' in sql
 
 
-def test_the_table_state_takes_two_queries(host, guest, django_assert_num_queries):
-    # player, and the seats with their players, the table and its game
+def test_the_table_state_takes_one_query(host, guest, django_assert_num_queries):
+    # the seats with their players (and which holds the token), the table and its game
     code = open_table(host, guest)
 
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(1):
         answer = guest.get(f"tables/{code}")
 
     assert answer.status == 200
