@@ -98,9 +98,9 @@ class HasPlayer(BasePermission):
     seat by the token, and answers 401 if no seat and no player holds it."""
 
     def has_permission(self, request: Request, view: Any) -> bool:
-        if getattr(view, "finds_caller_by_token", False) and isinstance(request.user, BearerToken):
-            return True
-        player_of(request)  # AuthenticationFailed for an unknown token
+        by_token = getattr(view, "finds_caller_by_token", False)
+        if not (by_token and isinstance(request.user, BearerToken)):
+            player_of(request)  # NotAuthenticated, or AuthenticationFailed for an unknown token
         return True
 
 
