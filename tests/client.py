@@ -10,6 +10,9 @@ from typing import Any
 import jsonschema
 from django.test import Client
 
+from bansugoroku.games.models import Player
+from bansugoroku.games.player_tokens import token_hash
+
 
 @dataclass
 class Answer:
@@ -54,6 +57,11 @@ class Api:
 
     def post(self, path: str, body: Any = None, **kwargs: Any) -> Answer:
         return self.call("POST", path, body if body is not None else {}, **kwargs)
+
+    def player(self) -> Player:
+        """The player whose token this client sends."""
+        assert self.token is not None
+        return Player.objects.get(token_hash=token_hash(self.token))
 
     def new_player(self, name: str = "Aiko") -> Api:
         answer = Api().post("players", {"name": name})

@@ -3,33 +3,20 @@ connection is well, and a connection the server ended is found out and replaced.
 
 from __future__ import annotations
 
-import psycopg
 import pytest
 from django.db import close_old_connections, connection
+
+from tests.second_connection import second_connection, terminate_backend
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the test closes the connection
 
 
-def other_connection() -> psycopg.Connection:
-    s = connection.settings_dict
-    return psycopg.connect(
-        host=s["HOST"], port=s["PORT"] or None, user=s["USER"], password=s["PASSWORD"],
-        dbname=s["NAME"], autocommit=True,
-    )  # fmt: skip
-
-
 def last_query(pid: int) -> str:
     """The last statement the backend `pid` ran, as another connection sees it."""
-    with other_connection() as other:
+    with second_connection(autocommit=True) as other:
         row = other.execute("SELECT query FROM pg_stat_activity WHERE pid = %s", [pid]).fetchone()
     assert row is not None
     return str(row[0])
-
-
-def terminate(pid: int) -> None:
-    with other_connection() as other:
-        killed = other.execute("SELECT pg_terminate_backend(%s, 10000)", [pid]).fetchone()
-    assert killed == (True,)
 
 
 def test_the_backend_is_ours():
@@ -49,7 +36,7 @@ def test_a_well_connection_is_checked_without_a_query():
 
 def test_a_connection_the_server_ended_is_not_usable():
     connection.ensure_connection()
-    terminate(connection.connection.info.backend_pid)
+    terminate_backend(connection.connection.info.backend_pid)
 
     assert not connection.is_usable()
     connection.close()  # as Django does with a connection that is not usable
@@ -58,7 +45,7 @@ def test_a_connection_the_server_ended_is_not_usable():
 def test_a_request_after_the_server_ended_the_connection_gets_a_new_one():
     connection.ensure_connection()
     old = connection.connection.info.backend_pid
-    terminate(old)
+    terminate_backend(old)
 
     # What Django does at the start of each request, then the request's first query.
     close_old_connections()

@@ -12,26 +12,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-import psycopg
 import pytest
 from django.db import connection
 
 from bansugoroku.games import services
 from tests.client import Api, mover
+from tests.second_connection import terminate_backend
 
 pytestmark = pytest.mark.django_db(transaction=True)  # a real COMMIT, not a savepoint
 
 
 def terminate_own_backend() -> None:
     """Kill the backend of Django's connection from another one, and wait until it is gone."""
-    pid = connection.connection.info.backend_pid
-    s = connection.settings_dict
-    with psycopg.connect(
-        host=s["HOST"], port=s["PORT"] or None, user=s["USER"], password=s["PASSWORD"],
-        dbname=s["NAME"], autocommit=True,
-    ) as other:  # fmt: skip
-        killed = other.execute("SELECT pg_terminate_backend(%s, 10000)", [pid]).fetchone()
-    assert killed == (True,)
+    terminate_backend(connection.connection.info.backend_pid)
 
 
 @contextmanager

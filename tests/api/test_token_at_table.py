@@ -6,15 +6,9 @@ from __future__ import annotations
 import pytest
 
 from bansugoroku.games import services
-from bansugoroku.games.models import Player
-from bansugoroku.games.player_tokens import token_hash
 from tests.client import Api, mover
 
 UNKNOWN = "bs_not-a-real-token"
-
-
-def player_of(api: Api) -> Player:
-    return Player.objects.get(token_hash=token_hash(api.token))
 
 
 @pytest.mark.parametrize(
@@ -46,7 +40,7 @@ def test_a_player_who_does_not_sit_at_the_table_gets_404(api, table):
 
 def test_a_signed_in_token_reads_and_plays_at_its_players_seat(host, guest, table):
     player, state = mover(table, host, guest)
-    browser = Api(services.player_token_add(player=player_of(player)))
+    browser = Api(services.player_token_add(player=player.player()))
 
     seen = browser.get(f"tables/{table}")
     assert seen.status == 200 and seen.body["you"] == state["you"]

@@ -9,8 +9,7 @@ from django.test import Client
 from django.utils.html import escape
 
 from bansugoroku.games import reviews
-from bansugoroku.games.models import Game, GameReview, Player
-from bansugoroku.games.player_tokens import token_hash
+from bansugoroku.games.models import Game, GameReview
 from engine.rules import WinKind
 from tests.finished_games import won_table
 from tests.front.pages import browser, page
@@ -193,7 +192,7 @@ def test_switching_the_language_sets_the_cookie_and_the_players_locale(host):
     answer = client.post("/language", {"language": "ja", "next": "/rules"})
     assert answer.status_code == 302 and answer["Location"] == "/rules"
     assert answer.cookies["django_language"].value == "ja"
-    assert Player.objects.get(token_hash=token_hash(host.token)).locale == "ja"
+    assert host.player().locale == "ja"
     assert "入勝" in page(client, "/rules")
 
 
@@ -201,7 +200,7 @@ def test_switching_the_language_sets_the_cookie_and_the_players_locale(host):
 def test_an_unknown_language_is_400(host, language):
     answer = browser(host.token).post("/language", {"language": language, "next": "/"})
     assert answer.status_code == 400
-    assert Player.objects.get(token_hash=token_hash(host.token)).locale == "en"
+    assert host.player().locale == "en"
 
 
 def test_the_switch_never_redirects_to_another_site(db):

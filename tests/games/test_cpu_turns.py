@@ -31,6 +31,7 @@ from tests.processes import (
     worker_process,
     worker_running,
 )
+from tests.second_connection import second_connection
 
 pytestmark = pytest.mark.slow
 
@@ -146,11 +147,7 @@ def waiting_for(count: int) -> None:
 def row_locked(code: str) -> Iterator[psycopg.Connection[Any]]:
     """The table's row locked on a connection of the test's own, as a long change would
     hold it, until the block ends."""
-    s = connection.settings_dict
-    with psycopg.connect(
-        host=s["HOST"], port=s["PORT"] or None, user=s["USER"], password=s["PASSWORD"],
-        dbname=s["NAME"],
-    ) as holder:  # fmt: skip
+    with second_connection() as holder:
         holder.execute(
             f"SELECT 1 FROM {Table._meta.db_table} WHERE code = %s FOR UPDATE", [code]
         ).fetchone()

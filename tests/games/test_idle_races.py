@@ -21,8 +21,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from bansugoroku.games import idle, services
-from bansugoroku.games.models import EventKind, Game, GameState, Player, Table, TableState, Turn
-from bansugoroku.games.player_tokens import token_hash
+from bansugoroku.games.models import EventKind, Game, GameState, Table, TableState, Turn
 from tests.client import open_table
 from tests.finished_games import whole_play
 from tests.races import (
@@ -114,7 +113,7 @@ def test_the_sweep_passes_over_a_table_a_move_holds_and_the_move_makes_it_active
     version, _ = legal_moves(me, code)
     play = whole_play(code)
     was = before(code)
-    player = Player.objects.get(token_hash=token_hash(me.token))
+    player = me.player()
     clock.shift(timedelta(days=46))
     swept: list[idle.Sweep] = []
 
