@@ -3,6 +3,8 @@ connection is well, and a connection the server ended is found out and replaced.
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.db import close_old_connections, connection
 
@@ -54,3 +56,29 @@ def test_a_request_after_the_server_ended_the_connection_gets_a_new_one():
         (new,) = cursor.fetchone()
 
     assert new != old
+
+
+def test_timestamps_are_read_by_psycopg_own_loader_in_django_utc():
+    """The compiled loader gives what Django's own gives: aware, in `timezone.utc`."""
+    from django.db.backends.postgresql.psycopg_any import BaseTzLoader
+
+    from bansugoroku.postgresql.base import TIMESTAMPTZ_OID, UtcTimestamptzLoader
+
+    texts = ["2026-06-01 12:00:00+02", "1999-12-31 23:59:59.999999-08", "2027-03-28 01:30:00+00"]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + ", ".join(["%s::timestamptz"] * len(texts)), texts)
+        ours = cursor.fetchone()
+        loader = cursor.cursor.adapters.get_loader(TIMESTAMPTZ_OID, 0)
+
+    class DjangosLoader(BaseTzLoader):
+        timezone = datetime.UTC
+
+    with connection.cursor() as cursor:
+        cursor.cursor.adapters.register_loader(TIMESTAMPTZ_OID, DjangosLoader)
+        cursor.execute("SELECT " + ", ".join(["%s::timestamptz"] * len(texts)), texts)
+        djangos = cursor.fetchone()
+
+    assert loader is UtcTimestamptzLoader
+    assert ours == djangos
+    assert [value.tzinfo for value in ours] == [datetime.UTC] * len(texts)
+    assert ours[0] == datetime.datetime(2026, 6, 1, 10, 0, tzinfo=datetime.UTC)
