@@ -47,12 +47,14 @@ def processes_only_in_slow_tests(request: pytest.FixtureRequest, monkeypatch) ->
 
 @pytest.fixture(autouse=True)
 def fresh_rate_limits(monkeypatch):
-    """Rate-limit counters live in the cache (and in the process while Redis is down);
-    each test starts with none spent, and with Redis not left alone after a failure."""
+    """Rate-limit counters live in the cache (and in the process while Redis is down),
+    with what the process took of them in its leases; each test starts with none spent,
+    and with Redis not left alone after a failure."""
     from bansugoroku import throttles
     from bansugoroku.throttles import process_counters
 
     monkeypatch.setattr(throttles, "redis_breaker", throttles.RedisBreaker())
+    monkeypatch.setattr(throttles, "leases", throttles.Leases())
     cache.clear()
     process_counters.clear()
     yield

@@ -3,6 +3,7 @@ in process memory (the default) and in Redis (production)."""
 
 from __future__ import annotations
 
+import random
 import selectors
 import socket
 import threading
@@ -15,6 +16,7 @@ from django.core.cache.backends.redis import RedisCache
 from django.test import Client
 
 from bansugoroku.games.models import Player
+from bansugoroku.games.player_tokens import token_hash
 from tests.caches import REDIS_URL
 from tests.client import Api
 from tests.front.pages import NEW_TABLE, seated_client
@@ -54,6 +56,54 @@ def test_a_request_counts_against_its_player_and_its_address_at_once(
 
     throttle_clock.now += 45  # the player's next minute, the address's same hour
     assert host.get("players/me").status == 429
+
+
+def test_each_process_takes_a_hundredth_of_a_busy_limit_at_a_time(
+    host, monkeypatch, counters, throttle_clock
+):
+    from bansugoroku.throttles import PlayerRateThrottle
+
+    monkeypatch.setattr(PlayerRateThrottle, "THROTTLE_RATES", {"player": "1000/min"})
+    window = f"throttle_player_{token_hash(host.token)}:{int(throttle_clock.now // 60)}"
+    taken = []
+    for _ in range(11):
+        assert host.get("players/me").status == 200
+        taken.append(counters.get(window))
+
+    assert taken == [10] * 10 + [20], "the cache asked on the 1st and the 11th request only"
+
+
+def test_processes_taking_a_limit_in_leases_never_let_more_through(
+    host, monkeypatch, counters, throttle_clock
+):
+    """Two web processes, each with its own leases, take turns at random: together they
+    let through at most the limit, and at least the limit less what each may hold
+    unspent (2 of each lease of 3)."""
+    from bansugoroku import throttles
+    from bansugoroku.throttles import Leases, PlayerRateThrottle
+
+    monkeypatch.setattr(PlayerRateThrottle, "THROTTLE_RATES", {"player": "300/min"})
+    processes, rng = [Leases(), Leases()], random.Random(7)
+    statuses = []
+    for _ in range(320):
+        monkeypatch.setattr(throttles, "leases", rng.choice(processes))
+        statuses.append(host.get("players/me").status)
+
+    allowed = statuses.count(200)
+    assert 300 - 2 * 2 <= allowed <= 300
+    assert statuses[allowed:] == [429] * (320 - allowed), "refused once spent, not before"
+
+
+def test_leases_of_ended_windows_are_forgotten():
+    from bansugoroku.throttles import Leases
+
+    leases = Leases()
+    for i in range(100):
+        leases.keep(f"ended {i}", 5, ends=60.0, now=30.0)
+    leases.keep("current", 5, ends=120.0, now=90.0)
+
+    assert list(leases.left) == ["current"]
+    assert leases.spend("current") and not leases.spend("ended 1")
 
 
 def test_guessing_join_codes_is_throttled_per_address(api, monkeypatch, throttle_clock):
