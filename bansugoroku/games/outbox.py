@@ -21,10 +21,10 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from celery import current_app
 from django.db import transaction
 from django.utils.module_loading import import_string
 
+from bansugoroku import courier
 from bansugoroku.games import payloads
 from bansugoroku.games.models import Event, EventKind, Seat
 
@@ -124,7 +124,7 @@ def send_quietly(task: str, args: tuple[Any, ...], lost: str, *lost_args: Any) -
     what was lost, or a state that says so. Never raises: it runs after a commit, which a
     failure must not undo."""
     try:
-        current_app.send_task(task, args=args, retry=False)
+        courier.send(task, args)
     except Exception:  # kombu raises many kinds when the broker is away
         log.warning(lost, *lost_args, exc_info=True)
         return False

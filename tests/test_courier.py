@@ -1,0 +1,73 @@
+"""Tasks sent by `bansugoroku.courier` are the messages Celery's `send_task` sends, on
+the broker the tests run with (Redis in CI, else kombu's in-memory one)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from kombu.simple import SimpleQueue
+
+from bansugoroku import courier
+from bansugoroku.celery import app
+
+ASSIGNED = {"id", "root_id", "origin"}
+"""What differs from one message to the next: the task's id (the root of a task sent
+outside a task) and the sending host and process."""
+
+
+@pytest.fixture
+def queue() -> Iterator[SimpleQueue]:
+    """Celery's default queue, emptied before and after."""
+    with app.connection_for_read() as connection:
+        queue = connection.SimpleQueue(app.amqp.default_queue)
+        queue.clear()
+        yield queue
+        queue.clear()
+        queue.close()
+
+
+def received(queue: SimpleQueue) -> dict[str, Any]:
+    message = queue.get(timeout=5)
+    message.ack()
+    properties = dict(message.properties)
+    return {
+        "headers": {k: v for k, v in message.headers.items() if k not in ASSIGNED},
+        "ids": (message.headers["id"], message.headers["root_id"], properties["correlation_id"]),
+        "payload": message.decode(),
+        "content": (message.content_type, message.content_encoding),
+        "delivery_mode": properties.get("delivery_mode"),
+        "routing": (message.delivery_info.get("exchange"), message.delivery_info["routing_key"]),
+    }
+
+
+def test_a_couriered_task_is_the_message_send_task_sends(queue):
+    app.send_task("games.deliver_events", args=(7, 1, 3), retry=False)
+    celerys = received(queue)
+    courier.send("games.deliver_events", (7, 1, 3))
+    ours = received(queue)
+
+    task_id, root_id, correlation_id = ours.pop("ids")
+    assert task_id == root_id == correlation_id != celerys.pop("ids")[0]
+    assert ours == celerys
+    assert ours["headers"]["argsrepr"] == "(7, 1, 3)"
+
+
+def test_a_broken_channel_is_dropped_and_the_next_send_connects_again(queue, monkeypatch):
+    courier.send("games.deliver_events", (1, 1, 1))
+    received(queue)
+    held = courier._held.connection
+    assert held is not None
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise ConnectionError("the broker went away")
+
+    monkeypatch.setattr(held.default_channel, "basic_publish", broken)
+    with pytest.raises(ConnectionError):
+        courier.send("games.deliver_events", (2, 2, 2))
+    assert courier._held.connection is None
+
+    courier.send("games.deliver_events", (3, 3, 3))
+    assert received(queue)["payload"][0] == [3, 3, 3]
+    assert courier._held.connection is not held
