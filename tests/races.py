@@ -45,6 +45,10 @@ class Race(Generic[T]):
             thread.start()
         return self
 
+    def done(self) -> int:
+        """How many racers have had their answer (or failed) so far."""
+        return sum(outcome is not None for outcome in self.outcomes)
+
     def answers(self) -> list[T]:
         for thread in self.threads:
             if thread.ident is not None:

@@ -99,13 +99,30 @@ def lock_seat(
     code: str, caller: Caller, version: int, now: datetime, *, looking: bool = True
 ) -> tuple[Table, Seat]:
     """The table locked FOR UPDATE and the caller's seat at it, if the client saw its
-    latest `version`. The seat is checked first: a stranger gets TableNotFound, never
-    a StaleState that would tell them the table exists and its version. A closed table
-    refuses every change as TableClosed whatever the version: a move that waited for
-    the lock while the idle sweep closed the table is told why, not just "stale". The
-    seat is marked seen `now`, the change's time, unless the caller is not `looking`
-    at the table (a move replied by mail); the change writes it with the rest."""
-    table = lock_table(code, caller)
+    latest `version` (`checked_seat`). A change that waited for the lock is checked
+    against the table as the change before it left it: a move that waited while the idle
+    sweep closed the table is told why, not just "stale"."""
+    return checked_seat(lock_table(code, caller), caller, version, now, looking=looking)
+
+
+def read_seat(
+    code: str, caller: Caller, version: int, now: datetime, *, looking: bool = True
+) -> tuple[Table, Seat]:
+    """The table as it is, without a lock, and the caller's seat at it, if the client
+    saw its latest `version` (`checked_seat`): for a change whose write says whether the
+    table is still as read (`services._on_game`)."""
+    return checked_seat(load_table(code, caller=caller), caller, version, now, looking=looking)
+
+
+def checked_seat(
+    table: Table, caller: Caller, version: int, now: datetime, *, looking: bool = True
+) -> tuple[Table, Seat]:
+    """The caller's seat at the table, if a change by them may go ahead. The seat is
+    checked first: a stranger gets TableNotFound, never a StaleState that would tell
+    them the table exists and its version. A closed table refuses every change as
+    TableClosed whatever the version. The seat is marked seen `now`, the change's time,
+    unless the caller is not `looking` at the table (a move replied by mail); the change
+    writes it with the rest."""
     seat = seat_of(table, caller)
     if table.state == TableState.CLOSED:
         raise TableClosed("this table is closed")

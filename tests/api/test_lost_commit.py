@@ -1,21 +1,24 @@
-"""A move whose outcome is unknown: the database connection dies at COMMIT.
+"""A change whose outcome is unknown: the database connection dies as it is stored.
 
 The request's own PostgreSQL backend is terminated from a second connection, the honest
-way to lose a connection: just before COMMIT is sent (the move is not stored), or just
-after it succeeded (stored, but the reply is lost on the way to the client, here the
-next statement on the dead connection). Either way the client can't know, so the answer
-is 503 `outcome_unknown`, and GETting the table tells the truth.
+way to lose a connection: just before the change is committed (it is not stored), or
+just after (stored, but the reply is lost on the way to the client, here the next
+statement on the dead connection). Either way the client can't know, so the answer is
+503 `outcome_unknown`, and GETting the table tells the truth. A move holds no lock and
+opens no transaction: the one statement that writes it is its commit. Other changes
+lock the table in a transaction and are committed by COMMIT.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 from django.db import connection
 
-from bansugoroku.games import services
+from bansugoroku.games import services, store
 from tests.client import Api, mover
 from tests.second_connection import terminate_backend
 
@@ -28,7 +31,7 @@ def terminate_own_backend() -> None:
 
 
 @contextmanager
-def at_commit(hook: Callable[[Callable[[], None]], None]) -> Iterator[None]:
+def at_commit(hook: Callable[[Callable[[], Any]], None]) -> Iterator[None]:
     """Run `hook(commit)` instead of the next COMMIT of Django's connection."""
     original = connection._commit
     calls = []
@@ -46,12 +49,28 @@ def at_commit(hook: Callable[[Callable[[], None]], None]) -> Iterator[None]:
     assert calls, "no COMMIT was sent"
 
 
-def killed_before_commit(commit: Callable[[], None]) -> None:
+@contextmanager
+def at_move_write(hook: Callable[[Callable[[], Any]], None]) -> Iterator[None]:
+    """Run `hook(write)` instead of the statement that stores the next move."""
+    calls = []
+
+    def wrapper(execute, sql, params, many, context):  # noqa: ANN001, ANN202
+        if calls or not sql.startswith("WITH guard AS"):
+            return execute(sql, params, many, context)
+        calls.append(1)
+        return hook(lambda: execute(sql, params, many, context))
+
+    with connection.execute_wrapper(wrapper):
+        yield
+    assert calls, "no move was written"
+
+
+def killed_before_commit(commit: Callable[[], Any]) -> None:
     terminate_own_backend()
     commit()
 
 
-def killed_after_commit(commit: Callable[[], None]) -> None:
+def killed_after_commit(commit: Callable[[], Any]) -> None:
     commit()
     terminate_own_backend()
     with connection.wrap_database_errors:
@@ -74,7 +93,7 @@ def a_move(table: str, host: Api, guest: Api) -> tuple[Api, dict, dict]:
 
 def test_connection_lost_before_commit_the_move_is_not_stored(host, guest, table):
     player, before, body = a_move(table, host, guest)
-    with at_commit(killed_before_commit):
+    with at_move_write(killed_before_commit):
         answer = player.post(f"tables/{table}/moves", body)
     assert_outcome_unknown(answer)
     after = player.state(table)
@@ -87,7 +106,7 @@ def test_connection_lost_before_commit_the_move_is_not_stored(host, guest, table
 
 def test_connection_lost_after_commit_the_move_is_stored(host, guest, table):
     player, before, body = a_move(table, host, guest)
-    with at_commit(killed_after_commit):
+    with at_move_write(killed_after_commit):
         answer = player.post(f"tables/{table}/moves", body)
     assert_outcome_unknown(answer)
     after = player.state(table)
@@ -97,10 +116,43 @@ def test_connection_lost_after_commit_the_move_is_stored(host, guest, table):
     assert retried.status == 409 and retried.body["code"] == "stale_state"
 
 
-def test_connection_lost_before_the_commit_is_unavailable_not_unknown(
+@pytest.mark.parametrize(
+    ("hook", "stored"), [(killed_before_commit, False), (killed_after_commit, True)]
+)
+def test_connection_lost_at_the_commit_of_a_locked_change(host, guest, table, hook, stored):
+    before = host.state(table)
+    with at_commit(hook):
+        answer = host.post(f"tables/{table}/leave", {"version": before["version"]})
+    assert_outcome_unknown(answer)
+    after = host.state(table)
+    assert after["version"] == before["version"] + stored
+    assert (after["state"] == "closed") is stored
+
+
+def test_connection_lost_before_a_move_is_written_is_unavailable_not_unknown(
     host, guest, table, monkeypatch
 ):
     player, before, body = a_move(table, host, guest)
+    read_seat = store.read_seat
+
+    def die_then_read(*args, **kwargs):
+        terminate_own_backend()
+        return read_seat(*args, **kwargs)
+
+    monkeypatch.setattr(store, "read_seat", die_then_read)
+    answer = player.post(f"tables/{table}/moves", body)
+    assert answer.status == 503 and answer.body["code"] == "unavailable", answer.body
+    monkeypatch.undo()
+    # What the end of a request does, but the test client's does not: no transaction
+    # closed the lost connection, the next request connects afresh.
+    connection.close_if_unusable_or_obsolete()
+    assert player.state(table)["version"] == before["version"]
+
+
+def test_connection_lost_before_the_commit_is_unavailable_not_unknown(
+    host, guest, table, monkeypatch
+):
+    before = host.state(table)
     lock_seat = services.lock_seat
 
     def lock_then_die(*args, **kwargs):
@@ -109,7 +161,7 @@ def test_connection_lost_before_the_commit_is_unavailable_not_unknown(
         return locked
 
     monkeypatch.setattr(services, "lock_seat", lock_then_die)
-    answer = player.post(f"tables/{table}/moves", body)
+    answer = host.post(f"tables/{table}/leave", {"version": before["version"]})
     assert answer.status == 503 and answer.body["code"] == "unavailable", answer.body
     monkeypatch.undo()
-    assert player.state(table)["version"] == before["version"]
+    assert host.state(table)["version"] == before["version"]

@@ -25,28 +25,30 @@ def to_move(host: Api, guest: Api, code: str) -> tuple[Api, dict]:
     return guest, guest.state(code)
 
 
-def test_a_move_within_a_turn_takes_four_queries(host, guest, django_assert_num_queries):
-    # BEGIN, seats with players (and which holds the token), table and game (table FOR
-    # UPDATE), one statement updating the game and the table, COMMIT
+def test_a_move_within_a_turn_takes_two_queries(host, guest, django_assert_num_queries):
+    # seats with players (and which holds the token), table and game, then one statement
+    # updating the table (if it is still as read), the game and the seat: no lock, no
+    # BEGIN, no COMMIT
     code = open_table(host, guest)
     player, state = to_move(host, guest, code)
     body = {"version": state["version"], "moves": [state["game"]["turn"]["legal_moves"][0]]}
 
-    with django_assert_num_queries(4) as captured:
+    with django_assert_num_queries(2) as captured:
         answer = player.post(f"tables/{code}/moves", body)
 
     assert answer.status == 200 and answer.body["game"]["turn"]["yours"]
-    write = captured[2]["sql"]
-    assert write.startswith("WITH w0 AS (UPDATE games_game"), write
-    assert "UPDATE games_table" in write
+    read, write = (query["sql"] for query in captured)
+    assert "FOR UPDATE" not in read
+    assert write.startswith("WITH guard AS (UPDATE games_table"), write
+    assert "UPDATE games_game" in write
 
 
-def test_a_move_ending_the_turn_takes_four_queries_whatever_the_passes(
+def test_a_move_ending_the_turn_takes_two_queries_whatever_the_passes(
     host, guest, django_assert_num_queries
 ):
-    # BEGIN, seats with table and game (FOR UPDATE), one statement inserting
-    # the turn (and any passes after it) and its event and updating the game and the
-    # table, COMMIT
+    # seats with table and game, then one statement updating the table (if it is still
+    # as read) and inserting the turn (and any passes after it) and its event and
+    # updating the game
     code = open_table(host, guest)
     player, state = to_move(host, guest, code)
     first = state["game"]["turn"]["legal_moves"][0]
@@ -54,18 +56,30 @@ def test_a_move_ending_the_turn_takes_four_queries_whatever_the_passes(
     second = after.body["game"]["turn"]["legal_moves"][0]
     game = Game.objects.get(table__code=code)
 
-    with django_assert_num_queries(4) as captured:
+    with django_assert_num_queries(2) as captured:
         answer = player.post(
             f"tables/{code}/moves", {"version": after.body["version"], "moves": [second]}
         )
 
     assert answer.status == 200
-    write = captured[2]["sql"]
-    assert write.startswith("WITH w0 AS (INSERT INTO games_turn"), write
-    assert "INSERT INTO games_event" in write
+    write = captured[1]["sql"]
+    assert write.startswith("WITH guard AS (UPDATE games_table"), write
+    assert "INSERT INTO games_turn" in write and "INSERT INTO games_event" in write
     turns = Turn.objects.filter(game=game).order_by("number")
     assert [t.number for t in turns] == list(range(1, len(turns) + 1))
     assert turns[0].moves == [first, second]
+
+
+def test_a_change_that_is_not_a_move_locks_the_table(host, guest, django_assert_num_queries):
+    # BEGIN, seats with table and game (table FOR UPDATE), the write, COMMIT
+    code = open_table(host, guest)
+    state = host.state(code)
+
+    with django_assert_num_queries(4) as captured:
+        answer = host.post(f"tables/{code}/leave", {"version": state["version"]})
+
+    assert answer.status == 200, answer.body
+    assert captured[1]["sql"].rstrip().endswith("FOR UPDATE OF t"), captured[1]["sql"]
 
 
 def test_a_move_ending_the_turn_writes_only_the_columns_it_changed(host, guest):
