@@ -11,7 +11,7 @@ A reply plays a move only when its token is one we mailed, unused and unexpired,
 its sender is the token's player's confirmed address (as a mailbox: any case, Gmail's
 dots). The first line the player wrote (`notifications.reply_text`) is the move, in
 the notation and numbering the mail showed, or `ok` for a forced play. It goes through
-the same locked service as a move on the page, at the table version the mail showed,
+the same service as a move on the page, at the table version the mail showed,
 with the token's row locked: a mail posted twice, a second reply or a forwarded copy
 finds the token used, or the table moved on, and never moves twice. The player gets an
 answer by mail (`notifications.reply_mails`): played, or why not. A mail whose token
@@ -156,8 +156,8 @@ class _Incomplete(Exception):
 
 
 def _play(found: ReplyToken, table: Table, moves: tuple[Move, ...]) -> Answer:
-    """The moves through the locked service, at the table version the mail showed; the
-    whole turn or nothing."""
+    """The moves through the page's own service (`services.game_move`), at the table
+    version the mail showed; the whole turn or nothing."""
     if not moves:
         return Answer.NOT_A_PLAY
     try:

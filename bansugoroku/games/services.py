@@ -228,9 +228,11 @@ def game_move(
 
 
 def cpu_move(*, code: str, game_number: int, turn_number: int) -> Change | None:
-    """The CPU's play of turn `turn_number` of game `game_number`, through the same locked
-    path as a person's move. Nothing happens, and None is returned, when that turn is no
-    longer the CPU's to play: the task ran twice, or the game ended or moved on."""
+    """The CPU's play of turn `turn_number` of game `game_number`, through the same engine
+    and write as a person's move, with the table locked: its second read, under the lock,
+    finds the turn played by a duplicate run. Nothing happens, and None is returned, when
+    that turn is no longer the CPU's to play: the task ran twice, or the game ended or
+    moved on."""
     with _transaction() as now:
         table = store.lock_table_unversioned(code)  # a duplicate run finds the turn played
         game, to_move = table.current_game, table.seat_to_move

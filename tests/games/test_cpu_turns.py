@@ -1,4 +1,4 @@
-"""The CPU's turn: played through the same locked path as a person's, once per turn, by a
+"""The CPU's turn: played through the same write as a person's, once per turn, by a
 real worker reading the `turn_started` events."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Playing a turn by replying to its "your turn" e-mail: the mail shows the board and how
 to answer; a reply through Postmark's inbound webhook, parsed by anymail, plays the move
-through the locked service, or plays nothing and says why; and nothing anyone else
+through the page's own service, or plays nothing and says why; and nothing anyone else
 sends plays, answers or is logged."""
 
 from __future__ import annotations
