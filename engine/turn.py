@@ -58,6 +58,13 @@ class OrderedPlay(NamedTuple):
     dice: tuple[int, ...]
 
 
+class MoveEffect(NamedTuple):
+    """What sending one legal move does (`TurnInProgress.move_effects`)."""
+
+    ends_turn: bool
+    points: int
+
+
 @lru_cache(maxsize=256)
 def allowed_ordered_plays(
     position: Position, dice: tuple[int, int], rules: Rules
@@ -165,6 +172,34 @@ class TurnInProgress:
     def legal_moves(self) -> list[Move]:
         """Single moves that continue some allowed play, in a stable order."""
         return list(self._legal)
+
+    def move_effects(self) -> list[MoveEffect]:
+        """What sending each of `legal_moves()` does, in the same order: whether the turn
+        ends with it, and the points the finished play wins (0: the game goes on). The
+        same as `play(m).complete` and `play(m).points` for each, worked out from the
+        plays still open instead of a turn built for each move: a state lists every
+        move's effect, and that took 70 of the 170 µs of building it (measured).
+
+        >>> turn = TurnInProgress(Position.start(), (3, 1), Rules())
+        >>> {effect.ends_turn for effect in turn.move_effects()}
+        {False}
+        >>> set(turn.play((8, 5)).move_effects())
+        {MoveEffect(ends_turn=True, points=0)}
+        """
+        n = len(self.played)
+        ends: dict[Move, bool] = dict.fromkeys(self._legal, False)
+        for s in self._matching:
+            if len(s.moves) == n + 1:
+                ends[s.moves[n]] = True
+        effects = []
+        for move, ends_turn in ends.items():
+            points = 0
+            if ends_turn:
+                after = apply_moves(self.current, [move])
+                kind = win_kind(board_of(after), after.bar[1], self.rules)
+                points = 0 if kind is None else kind.points
+            effects.append(MoveEffect(ends_turn, points))
+        return effects
 
     def plays_left(self) -> list[OrderedPlay]:
         """Every way to finish the turn from here: the moves still to send, in order, each

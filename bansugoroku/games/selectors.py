@@ -191,7 +191,10 @@ def _game(table: Table, game: Game, me: Side, value: GameValue | None) -> shapes
             turn_info["remaining_dice"] = list(turn.remaining_dice)
             legal = turn.legal_moves()
             turn_info["legal_moves"] = [list(m) for m in legal]
-            turn_info["legal_move_effects"] = [_effect(turn.play(m)) for m in legal]
+            turn_info["legal_move_effects"] = [
+                {"ends_turn": effect.ends_turn, "wins": effect.points}
+                for effect in turn.move_effects()
+            ]
             turn_info["plays_left"] = [
                 {"moves": [list(m) for m in play.moves], "dice": list(play.dice)}
                 for play in turn.plays_left()
@@ -252,11 +255,6 @@ def _turn_since(told: dict[str, Any], me: Side) -> shapes.TurnSince:
 def _seen_moves(me: Side, play: dict[str, Any]) -> list[list[int]]:
     """A play's moves, stored from its mover's side, numbered from `me`'s."""
     return [list(m) for m in me.sees_moves(Side(play["seat"]), play["moves"])]
-
-
-def _effect(after: TurnInProgress) -> shapes.MoveEffect:
-    """What sending one legal move does: whether the turn ends with it, and what it wins."""
-    return {"ends_turn": after.complete, "wins": after.points}
 
 
 def _next_game(table: Table, seat: Seat) -> shapes.NextGame | None:

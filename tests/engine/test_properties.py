@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.notation import format_play, parse_play, parse_position_id, position_id
 from engine.plays import apply_moves, board_of, legal_plays, single_moves
@@ -60,6 +61,20 @@ def test_every_listed_play_is_maximal(case):
             )
     else:
         assert plays[0].points == 0
+
+
+@EXAMPLES
+@given(game_positions(), st.integers(0, 1))
+def test_each_moves_effect_is_what_playing_it_does(case, sent):
+    position, dice, rules = case
+    turn = TurnInProgress(position, dice, rules)
+    for _ in range(sent):  # part-way through the turn as well as at its start
+        if turn.complete:
+            break
+        turn = turn.play(turn.legal_moves()[0])
+    played = [turn.play(m) for m in turn.legal_moves()]
+    expected = [(after.complete, after.points) for after in played]
+    assert [(e.ends_turn, e.points) for e in turn.move_effects()] == expected
 
 
 @EXAMPLES
