@@ -196,8 +196,7 @@ class TurnInProgress:
             points = 0
             if ends_turn:
                 after = apply_moves(self.current, [move])
-                kind = win_kind(board_of(after), after.bar[1], self.rules)
-                points = 0 if kind is None else kind.points
+                points = win_points(board_of(after), after.bar[1], self.rules)
             effects.append(MoveEffect(ends_turn, points))
         return effects
 

@@ -54,7 +54,7 @@ def at_move_write(hook: Callable[[Callable[[], Any]], None]) -> Iterator[None]:
     """Run `hook(write)` instead of the statement that stores the next move."""
     calls = []
 
-    def wrapper(execute, sql, params, many, context):  # noqa: ANN001, ANN202
+    def wrapper(execute, sql, params, many, context):
         if calls or not sql.startswith("WITH guard AS"):
             return execute(sql, params, many, context)
         calls.append(1)
