@@ -44,14 +44,17 @@ from harness.serving import HOST, ROOT, gunicorn, server_env
 TIMEOUT = 10.0
 """Seconds before a request counts as failed; far above any latency worth measuring."""
 
-# gunicorn's workers, measured on 2 cores with 32 clients in 12-20 s runs (accepted
-# moves/s with --local-rules): sync x5 174-180, sync x3 166-174, sync x2 175-187,
-# gthread x2 with 1 thread each 185, x3 183; earlier, gthread 2 x 4 threads 147 with a
-# p99 of 405 ms. A request is CPU-bound Python: once the cores are busy the worker
-# count hardly matters, and threads in one process take turns on the GIL unevenly
-# (long tails). 5 is gunicorn's own advice (2 x cores + 1), which keeps a core busy
-# while a worker waits on the database.
-WORKERS = ["--worker-class", "sync", "--workers", "5"]
+# gunicorn's workers: one sync worker per core. A request is CPU-bound Python and the
+# database sits on the same machine, a tenth of a millisecond away, so a worker hardly
+# idles: a worker beyond the cores only takes turns with the others, and each request
+# then costs more CPU. On 2 cores with 32 clients, --rounds 3 --duration 10, four runs
+# of each count within an hour: 2 workers served 395-516 moves/s (median 465) at 1.7-2.2
+# ms of gunicorn CPU a request, 5 workers 316-437 (median 377) at 2.2-3.1 ms; the
+# reference 1,096-1,220 requests/s (median 1,170) with 2, 887-1,351 (median 1,218) with
+# 5. When a move took four round trips and could wait for a lock, 2, 3 and 5 workers
+# served about the same, and 5 (gunicorn's advice for waiting workers, 2 x cores + 1)
+# was the default. Threads in one process take turns on the GIL unevenly: long tails.
+WORKERS = ["--worker-class", "sync", "--workers", str(os.cpu_count() or 1)]
 
 
 def ensure_database(url: str) -> None:
