@@ -100,7 +100,7 @@ class DiceName(TypedDict):
     spoken: Annotated[str, Doc('For screen readers: "three and four, shisō".')]
 
 
-class MoveEffect(TypedDict):
+class MoveEffectJson(TypedDict):
     """What sending one legal single move does."""
 
     ends_turn: Annotated[
@@ -132,7 +132,7 @@ class TurnJson(TypedDict):
         list[Move], Doc("Every single move you may send now; [] on the opponent's turn.")
     ]
     legal_move_effects: Annotated[
-        list[MoveEffect], Doc("What each of `legal_moves` does, in the same order.")
+        list[MoveEffectJson], Doc("What each of `legal_moves` does, in the same order.")
     ]
     plays_left: Annotated[
         list[PlayLeft],
