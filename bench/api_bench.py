@@ -323,15 +323,44 @@ def client_process(plan: Plan, tables: list[Table], out: Any) -> None:
     out.put(total)
 
 
-def cpu_seconds(processes: list[psutil.Process]) -> float:
-    total = 0.0
+CpuReading = dict[psutil.Process, float]
+"""CPU seconds each process had used, at one moment."""
+
+
+def cpu_reading(processes: list[psutil.Process]) -> CpuReading:
+    """What each process had used so far; one that has ended is left out."""
+    reading = {}
     for process in processes:
         try:
             times = process.cpu_times()
         except psutil.Error:
             continue
-        total += times.user + times.system
-    return total
+        reading[process] = times.user + times.system
+    return reading
+
+
+@dataclass(frozen=True)
+class Used:
+    """The CPU the server and the database used in a window, and the machine's times."""
+
+    server: float
+    database: float
+    machine_before: Any
+    machine_after: Any
+
+
+def cpu_between(before: CpuReading, after: CpuReading, since: float) -> float:
+    """CPU seconds the processes used between two readings. A process started in between
+    (a database backend for a new connection) counts whole; one that ended in between
+    is left out, its last use unknown: a total over the processes alive at each reading
+    counted its whole past against the window, and showed a negative share."""
+    used = 0.0
+    for process, seconds in after.items():
+        if process in before:
+            used += seconds - before[process]
+        elif process.create_time() >= since:
+            used += seconds
+    return used
 
 
 def postgres_processes() -> list[psutil.Process]:
@@ -384,10 +413,16 @@ def measure(
         client.start()
     try:
         time.sleep(max(0.0, plan.measure_from - time.time()))
-        servers, databases = server_processes(pid), postgres_processes()
-        before = (cpu_seconds(servers), cpu_seconds(databases), psutil.cpu_times())
+        opened = time.time()
+        servers, databases = cpu_reading(server_processes(pid)), cpu_reading(postgres_processes())
+        machine = psutil.cpu_times()
         time.sleep(max(0.0, plan.stop_at - time.time()))
-        after = (cpu_seconds(servers), cpu_seconds(databases), psutil.cpu_times())
+        used = Used(
+            server=cpu_between(servers, cpu_reading(server_processes(pid)), opened),
+            database=cpu_between(databases, cpu_reading(postgres_processes()), opened),
+            machine_before=machine,
+            machine_after=psutil.cpu_times(),
+        )
         total = Tally()
         for _ in clients:
             total.add(out.get(timeout=TIMEOUT * 4))
@@ -397,7 +432,7 @@ def measure(
             if client.is_alive():
                 client.terminate()
                 client.join(TIMEOUT)
-    report(args, total, plan, before, after)
+    report(args, total, plan, used)
     return len(total.moves) / (plan.stop_at - plan.measure_from)
 
 
@@ -407,7 +442,7 @@ def python_speed() -> float:
     return min(timeit.repeat("sum(range(1000))", number=2000, repeat=5)) / 2000 * 1e6
 
 
-def report(args: argparse.Namespace, total: Tally, plan: Plan, before: Any, after: Any) -> None:
+def report(args: argparse.Namespace, total: Tally, plan: Plan, used: Used) -> None:
     """The window's figures, a line each."""
     window = plan.stop_at - plan.measure_from
     cores = psutil.cpu_count() or 1
@@ -415,8 +450,9 @@ def report(args: argparse.Namespace, total: Tally, plan: Plan, before: Any, afte
     def share(seconds: float) -> str:
         return f"{seconds / window * 100:.0f}%"
 
-    idle = after[2].idle - before[2].idle
-    busy = sum(after[2]) - sum(before[2]) - idle
+    before, after = used.machine_before, used.machine_after
+    idle = after.idle - before.idle
+    busy = sum(after) - sum(before) - idle
     accepted = len(total.moves)
     print(f"gunicorn          {' '.join(args.gunicorn)}")
     if not plan.reference:  # the bare view has no rate limits
@@ -440,8 +476,8 @@ def report(args: argparse.Namespace, total: Tally, plan: Plan, before: Any, afte
     print(f"non-200 answers   {other or 'none'}")
     if total.failures:
         print(f"client failures   {dict(total.failures)}")
-    server, database = after[0] - before[0], after[1] - before[1]
-    steal = getattr(after[2], "steal", 0.0) - getattr(before[2], "steal", 0.0)
+    server, database = used.server, used.database
+    steal = getattr(after, "steal", 0.0) - getattr(before, "steal", 0.0)
     print(
         f"CPU ({cores * 100}% = {cores} cores busy)  clients {share(total.cpu)}, "
         f"gunicorn {share(server)}, PostgreSQL {share(database)}, "
