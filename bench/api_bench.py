@@ -33,6 +33,7 @@ import threading
 import time
 import timeit
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -323,20 +324,37 @@ def client_process(plan: Plan, tables: list[Table], out: Any) -> None:
     out.put(total)
 
 
-CpuReading = dict[psutil.Process, float]
-"""CPU seconds each process had used, at one moment."""
+class CpuMeter:
+    """CPU seconds a changing set of processes uses from the meter's start, read every
+    READ_EVERY seconds: the database's backends come and go (a web worker reconnects
+    once its connection is CONN_MAX_AGE old), and a process's CPU can no longer be read
+    once it has ended. One started inside the window counts whole; of one that ended,
+    what it used up to its last reading. A total over the processes alive at each end
+    counted an ended backend's whole past against the window instead: a negative share."""
+
+    def __init__(self, find: Callable[[], list[psutil.Process]]) -> None:
+        self.find, self.started = find, time.time()
+        self.first: dict[psutil.Process, float] = {}
+        self.last: dict[psutil.Process, float] = {}
+        self.read()
+
+    def read(self) -> None:
+        for process in self.find():
+            try:
+                times = process.cpu_times()
+                new = process.create_time() >= self.started
+            except psutil.Error:  # ended since it was found
+                continue
+            self.first.setdefault(process, 0.0 if new else times.user + times.system)
+            self.last[process] = times.user + times.system
+
+    def used(self) -> float:
+        return sum(seconds - self.first[process] for process, seconds in self.last.items())
 
 
-def cpu_reading(processes: list[psutil.Process]) -> CpuReading:
-    """What each process had used so far; one that has ended is left out."""
-    reading = {}
-    for process in processes:
-        try:
-            times = process.cpu_times()
-        except psutil.Error:
-            continue
-        reading[process] = times.user + times.system
-    return reading
+READ_EVERY = 0.5
+"""Seconds between readings of a window's CPU: a backend that ends takes at most this
+much of its use with it."""
 
 
 @dataclass(frozen=True)
@@ -347,20 +365,6 @@ class Used:
     database: float
     machine_before: Any
     machine_after: Any
-
-
-def cpu_between(before: CpuReading, after: CpuReading, since: float) -> float:
-    """CPU seconds the processes used between two readings. A process started in between
-    (a database backend for a new connection) counts whole; one that ended in between
-    is left out, its last use unknown: a total over the processes alive at each reading
-    counted its whole past against the window, and showed a negative share."""
-    used = 0.0
-    for process, seconds in after.items():
-        if process in before:
-            used += seconds - before[process]
-        elif process.create_time() >= since:
-            used += seconds
-    return used
 
 
 def postgres_processes() -> list[psutil.Process]:
@@ -413,16 +417,13 @@ def measure(
         client.start()
     try:
         time.sleep(max(0.0, plan.measure_from - time.time()))
-        opened = time.time()
-        servers, databases = cpu_reading(server_processes(pid)), cpu_reading(postgres_processes())
+        servers, databases = CpuMeter(lambda: server_processes(pid)), CpuMeter(postgres_processes)
         machine = psutil.cpu_times()
-        time.sleep(max(0.0, plan.stop_at - time.time()))
-        used = Used(
-            server=cpu_between(servers, cpu_reading(server_processes(pid)), opened),
-            database=cpu_between(databases, cpu_reading(postgres_processes()), opened),
-            machine_before=machine,
-            machine_after=psutil.cpu_times(),
-        )
+        while (left := plan.stop_at - time.time()) > 0:
+            time.sleep(min(READ_EVERY, left))
+            servers.read()
+            databases.read()
+        used = Used(servers.used(), databases.used(), machine, psutil.cpu_times())
         total = Tally()
         for _ in clients:
             total.add(out.get(timeout=TIMEOUT * 4))
