@@ -324,6 +324,11 @@ def client_process(plan: Plan, tables: list[Table], out: Any) -> None:
     out.put(total)
 
 
+READ_EVERY = 0.5
+"""Seconds between readings of a window's CPU: a backend that ends takes at most this
+much of its use with it."""
+
+
 class CpuMeter:
     """CPU seconds a changing set of processes uses from the meter's start, read every
     READ_EVERY seconds: the database's backends come and go (a web worker reconnects
@@ -342,19 +347,15 @@ class CpuMeter:
         for process in self.find():
             try:
                 times = process.cpu_times()
-                new = process.create_time() >= self.started
+                if process not in self.first:
+                    new = process.create_time() >= self.started
+                    self.first[process] = 0.0 if new else times.user + times.system
             except psutil.Error:  # ended since it was found
                 continue
-            self.first.setdefault(process, 0.0 if new else times.user + times.system)
             self.last[process] = times.user + times.system
 
     def used(self) -> float:
         return sum(seconds - self.first[process] for process, seconds in self.last.items())
-
-
-READ_EVERY = 0.5
-"""Seconds between readings of a window's CPU: a backend that ends takes at most this
-much of its use with it."""
 
 
 @dataclass(frozen=True)
