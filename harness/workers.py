@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from django.db import connections
 
 from bansugoroku.celery import app
+from harness.databases import database_url
 from harness.postmark import FakePostmark
 
 
@@ -22,9 +23,8 @@ def worker_processes(
 ) -> Iterator[list[subprocess.Popen[bytes]]]:
     """`count` workers of `threads` threads; `settings` are more environment variables,
     e.g. `NOTICE_SEND_TIMEOUT="1s"`."""
-    db = connections["default"].settings_dict
     env = os.environ | {
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DATABASE_URL": database_url(connections["default"].settings_dict),
         "CELERY_BROKER_URL": app.conf.broker_url,
         "DJANGO_SETTINGS_MODULE": "bansugoroku.settings",
         "DEBUG": "1",

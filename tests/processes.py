@@ -17,15 +17,15 @@ from celery.signals import task_postrun
 from django.db import connections
 
 from bansugoroku.celery import app
+from harness.databases import database_url
 
 CELERY = [sys.executable, "-m", "celery", "-A", "bansugoroku"]
 
 
 def process_env(**extra: str) -> dict[str, str]:
     """This process's environment, on the test database and broker, plus `extra`."""
-    db = connections["default"].settings_dict
     return os.environ | {
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DATABASE_URL": database_url(connections["default"].settings_dict),
         "CELERY_BROKER_URL": app.conf.broker_url,
         "DJANGO_SETTINGS_MODULE": "bansugoroku.settings",
         "DEBUG": "1",

@@ -20,13 +20,14 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
 from django.db import connections
 
 from bansugoroku.celery import app
+from harness.databases import database_url
 from harness.postmark import FakePostmark, Received, fake_postmark
 from harness.serving import free_port
 from tests.deployment.procfile import Deployment, deployed
@@ -66,8 +67,7 @@ def database() -> Iterator[str]:
     params = {"host": server["HOST"], "port": server["PORT"] or 5432, "user": server["USER"]}
     with psycopg.connect(dbname="postgres", autocommit=True, **params) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
-    host = quote(server["HOST"] or "", safe="")
-    yield f"postgres://{server['USER']}@{host}:{params['port']}/{name}"
+    yield database_url(server, name)
     with psycopg.connect(dbname="postgres", autocommit=True, **params) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 

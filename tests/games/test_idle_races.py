@@ -13,7 +13,6 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 import time_machine
@@ -22,6 +21,7 @@ from django.utils import timezone
 
 from bansugoroku.games import idle, services
 from bansugoroku.games.models import EventKind, Game, GameState, Table, TableState, Turn
+from harness.databases import database_url
 from tests.client import open_table
 from tests.finished_games import whole_play
 from tests.races import (
@@ -176,12 +176,9 @@ def test_a_move_and_the_sweep_released_together_one_outcome_or_the_other(
 def test_the_command_closes_tables_while_the_broker_is_down_and_their_events_wait(host, guest):
     """Run as support runs it, in a process of its own whose broker is a closed port."""
     code = open_table(host, guest)
-    db = connection.settings_dict
     env = os.environ | {
         "CELERY_BROKER_URL": "redis://127.0.0.1:1/0",
-        # The embedded PostgreSQL's host is its socket folder, quoted as a URL's host.
-        "DATABASE_URL": f"postgres://{db['USER']}@{quote(db['HOST'], safe='')}:{db['PORT']}"
-        f"/{db['NAME']}",
+        "DATABASE_URL": database_url(connection.settings_dict),
         "DEBUG": "1",
     }
     later = (timezone.now() + timedelta(days=46)).isoformat()
