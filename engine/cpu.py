@@ -34,7 +34,6 @@ import random
 from enum import StrEnum
 
 from engine.dice import ROLLS
-from engine.hard import hard_play
 from engine.plays import Move, Outcome, Play, legal_outcomes, position_after
 from engine.position import BAR, OFF, Position
 from engine.rules import Finish, Muji, Rules
@@ -54,6 +53,10 @@ def choose(
     if level is Level.EASY:
         return easy_play(position, dice, rules, rng).moves
     if level is Level.HARD:
+        # Imported here: numpy costs most of the command line's start-up, and `legal`,
+        # Easy and Normal never need it.
+        from engine.hard import hard_play
+
         return hard_play(position, dice, rules).moves
     return best_play(position, dice, rules).moves
 

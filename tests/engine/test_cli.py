@@ -130,6 +130,37 @@ def test_cpu_answers_each_line_with_the_moves_of_a_legal_play():
     assert cpu(*requests) == answers, "a seed makes the same choices"
 
 
+def imported(command: str, line: dict) -> tuple[dict, set[str]]:
+    """The answer to one line of `python -m engine <command>` and the modules it imported."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "engine", command],
+        input=json.dumps(line) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    modules = {row.split("|")[-1].strip() for row in done.stderr.splitlines() if "|" in row}
+    return json.loads(done.stdout), modules
+
+
+@pytest.mark.parametrize(
+    ("command", "level"), [("legal", None), ("cpu", "easy"), ("cpu", "normal")]
+)
+def test_legal_easy_and_normal_start_without_numpy(command, level):
+    """numpy's import was most of the command line's start-up; only Hard needs it."""
+    line = {"position": START, "dice": [3, 1]} | ({"level": level} if level else {})
+    answer, modules = imported(command, line)
+    assert "engine.cli" in modules and "numpy" not in modules
+    assert "plays" in answer or answer["moves"]
+
+
+def test_hard_still_plays_from_the_command_line():
+    answer, modules = imported("cpu", {"position": START, "dice": [3, 1], "level": "hard"})
+    legal_moves = [p["moves"] for p in legal({"position": START, "dice": [3, 1]})[0]["plays"]]
+    assert answer["moves"] in legal_moves and "numpy" in modules
+
+
 def test_cpu_passes_with_an_empty_list():
     position = {"points": [14] + [0] * 17 + [-2, 0, 0, -2, 0, -11], "bar": [1, 0], "off": [0, 0]}
     assert cpu({"position": position, "dice": [6, 3], "level": "easy"}) == [{"moves": []}]
