@@ -358,6 +358,10 @@ if BEHIND_HTTPS_PROXY:
 # None is trusted unless set: a router that only sets X-Forwarded-Proto, or none at all,
 # leaves the client's own header in place.
 REST_FRAMEWORK["NUM_PROXIES"] = env_int("NUM_PROXIES", 0, minimum=0)
+# Every limit per address counts an IPv6 address by its network of this many bits
+# (`bansugoroku.throttles.address_key`): a subscriber is handed a whole /64, and would
+# otherwise have 2**64 budgets.
+IPV6_LIMIT_PREFIX = env_int("IPV6_LIMIT_PREFIX", 64, minimum=1, maximum=128)
 
 # E-mail: in development to the console and, one .eml file each, to the git-ignored
 # .mail/ folder (bansugoroku/dev_mail_backend.py); an anymail backend in production, for

@@ -8,12 +8,14 @@ invitation page) counts against the join-code limit too.
 from __future__ import annotations
 
 import functools
+import ipaddress
 import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from django.conf import settings
 from django.core.cache import BaseCache, caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
@@ -80,6 +82,10 @@ class WindowThrottle(SimpleRateThrottle):
     fail_open: ClassVar[bool] = True
     """While Redis is unreachable: let every request through (True), or count in this
     process instead (False)."""
+
+    def get_ident(self, request: Request) -> str:
+        """The client's address as every limit per address counts it (`address_key`)."""
+        return address_key(super().get_ident(request))
 
     def allow_request(self, request: Request, view: APIView) -> bool:
         key = self.window_key(request, view)
@@ -359,10 +365,29 @@ def retry_after(wait: float) -> int:
     return max(1, int(wait + 0.999))
 
 
+def address_key(address: str) -> str:
+    """What the limits per address count an address as: an IPv4 address as it is (an
+    IPv4-mapped IPv6 address too), an IPv6 address as its network of IPV6_LIMIT_PREFIX
+    bits (the first address of that network). A single IPv6 subscriber is handed a
+    whole /64, so counting each of its addresses gave one person 2**64 budgets. What
+    is not an address (a proxy's odd entry) is counted as it is."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv4Address):
+        return str(ip)
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    prefix = settings.IPV6_LIMIT_PREFIX
+    mask = ((1 << prefix) - 1) << (128 - prefix)
+    return str(ipaddress.IPv6Address(int(ip) & mask))
+
+
 def client_address(request: HttpRequest) -> str | None:
-    """The client's address as the rate limits see it: REMOTE_ADDR, or the entry that
-    the last NUM_PROXIES proxies added to X-Forwarded-For. Admin login lockouts use it
-    too (django-axes' AXES_CLIENT_IP_CALLABLE). None for a request made in process
-    with no address (a test client's force_login)."""
-    ident = JoinCodeThrottle().get_ident(Request(request))
-    return str(ident) if ident else None
+    """The client's address as the rate limits see it (`address_key`): REMOTE_ADDR, or
+    the entry that the last NUM_PROXIES proxies added to X-Forwarded-For. Admin login
+    lockouts use it too (django-axes' AXES_CLIENT_IP_CALLABLE), so they hold for a
+    whole IPv6 network as well. None for a request made in process with no address (a
+    test client's force_login)."""
+    return JoinCodeThrottle().get_ident(Request(request)) or None

@@ -57,6 +57,9 @@ def test_env_int(monkeypatch):
     monkeypatch.setenv("N", "-1")
     with pytest.raises(ImproperlyConfigured, match="at least 0"):
         env_int("N", 0, minimum=0)
+    monkeypatch.setenv("N", "129")
+    with pytest.raises(ImproperlyConfigured, match="at most 128"):
+        env_int("N", 0, maximum=128)
 
 
 def test_env_list(monkeypatch):
@@ -214,6 +217,15 @@ def test_no_proxy_is_trusted_with_forwarded_addresses_unless_set():
     assert result.stdout.strip() == "True 0"
     result = load_settings({**PRODUCTION_ENV, "NUM_PROXIES": "1"}, expression)
     assert result.stdout.strip() == "True 1"
+
+
+def test_the_ipv6_limit_prefix_is_read_strictly():
+    expression = "settings.IPV6_LIMIT_PREFIX"
+    assert load_settings(PRODUCTION_ENV, expression).stdout.strip() == "64"
+    assert load_settings({**PRODUCTION_ENV, "IPV6_LIMIT_PREFIX": "56"}, expression).stdout == "56\n"
+    for value in ("0", "129", "/64"):
+        result = load_settings({**PRODUCTION_ENV, "IPV6_LIMIT_PREFIX": value}, expression)
+        assert result.returncode != 0 and "ImproperlyConfigured: IPV6_LIMIT_PREFIX" in result.stderr
 
 
 def test_development_mail_goes_to_the_console_and_to_files_unless_a_backend_is_set():
