@@ -212,8 +212,9 @@ class JoinView(APIView):
         request=JoinSerializer,
         responses={200: component(shapes.TableStateJson)} | schema.problems(400, 404, 409),
         summary="Take the free seat at a table by its code",
-        description="Once both seats are taken the code no longer admits anyone (409 "
-        "`table_full`); joining a table you already sit at changes nothing. Join attempts "
+        description="Once both seats are taken the code no longer admits anyone: it answers "
+        "404 `table_not_found`, as a code with no table does, so a full table can't be told "
+        "from a guess; joining a table you already sit at changes nothing. Join attempts "
         "are limited per address (429 with `Retry-After`), so codes can't be guessed.",
     )
     def post(self, request: Request, code: str) -> Response:

@@ -28,8 +28,9 @@ class ServiceError(Exception):
 
 
 class TableNotFound(ServiceError):
-    """No table has the code, or the caller doesn't sit at it: the same answer for both,
-    so that join codes can't be told from guesses."""
+    """No table has the code, or the caller doesn't sit at it (nor may join it: both
+    seats are taken): the same answer for all, so that join codes can't be told from
+    guesses."""
 
     status, code, title = 404, "table_not_found", "No such table"
 
@@ -40,10 +41,6 @@ class NotTheHost(ServiceError):
 
 class StaleState(ServiceError):
     status, code, title = 409, "stale_state", "The table has changed since you last saw it"
-
-
-class TableFull(ServiceError):
-    status, code, title = 409, "table_full", "Both seats are taken"
 
 
 class TableClosed(ServiceError):

@@ -30,7 +30,6 @@ from bansugoroku.games.errors import (
     OutcomeUnknown,
     StaleState,
     TableClosed,
-    TableFull,
     WrongState,
     refused,
 )
@@ -161,7 +160,9 @@ def table_join(*, player: Player, code: str, entropy: str = "") -> Change:
             raise TableClosed("this table is closed")
         free = next((s for s in seats if s.player_id is None and not s.cpu), None)
         if free is None:
-            raise TableFull("both seats at this table are taken")
+            # A stranger with the code of a full table is answered as for a code with no
+            # table: a different answer would tell a guessed code that a table has it.
+            raise store.not_found(table.code)
         free.player, free.last_seen_at = player, now
         _give_entropy(table, free, entropy)
         free.save(update_fields=["player", "entropy", "entropy_version", "last_seen_at"])

@@ -260,13 +260,13 @@ def test_200_races_apply_every_change_exactly_once(host, guest):
     assert kinds["play_again"] > 0 and kinds["resign"] > 0, kinds
 
 
-def test_two_guests_joining_at_once_one_gets_the_seat_the_other_is_told_it_is_full(api, host):
+def test_two_guests_joining_at_once_one_gets_the_seat_the_other_finds_no_table(api, host):
     code = host.post("tables", {"rules": {}}).body["code"]
     ben, chie = api.new_player("Ben"), api.new_player("Chie")
 
     answers = race_behind_lock(code, post(ben, code, "join", {}), post(chie, code, "join", {}))
 
-    assert sorted(outcome(a) for a in answers) == [(200, None), (409, "table_full")]
+    assert sorted(outcome(a) for a in answers) == [(200, None), (404, "table_not_found")]
     joined = "Ben" if answers[0].status == 200 else "Chie"
     seats = Table.objects.get(code=code).seats.order_by("number")
     assert [seat.player.name for seat in seats] == ["Aiko", joined], "the first is kept"

@@ -9,7 +9,7 @@ import pytest
 
 from bansugoroku.games.models import Game, Table, Turn
 from bansugoroku.games.store import CODE_ALPHABET
-from tests.client import mover, open_table
+from tests.client import check, mover, open_table
 
 
 def test_a_new_table_waits_for_a_friend_with_a_readable_code(host):
@@ -79,11 +79,22 @@ def test_a_friend_joins_by_code_then_the_host_starts(host, guest):
     assert game["turn"]["number"] >= 1 and len(game["turn"]["dice"]) == 2
 
 
-def test_a_third_player_finds_the_table_full(api, host, guest, table):
+def test_a_full_table_answers_a_stranger_as_a_code_with_no_table(api, host, guest, table, openapi):
+    """Byte for byte, headers and body, apart from the code itself: a different answer
+    would tell whoever guesses codes that a table has this one."""
     third = api.new_player("Chie")
-    answer = third.post(f"tables/{table}/join")
-    assert answer.status == 409 and answer.body["code"] == "table_full"
+    unknown = "ZZZZZZ" if table != "ZZZZZZ" else "YYYYYY"
+    full = third.post(f"tables/{table}/join")
+    missing = third.post(f"tables/{unknown}/join")
+    check(openapi, "/api/v1/tables/{code}/join", "post", 404, full)
+    assert full.headers.content.replace(table.encode(), unknown.encode()) == (
+        missing.headers.content
+    )
+    assert full.body["code"] == "table_not_found"
+    assert dict(full.headers.items()) == dict(missing.headers.items())
     assert third.get(f"tables/{table}").body["code"] == "table_not_found"
+    again = guest.post(f"tables/{table}/join")
+    assert again.status == 200 and again.body["you"]["seat"] == 1, "a seated player's answer"
 
 
 STRANGER_CALLS = [

@@ -149,7 +149,7 @@ def test_a_join_that_fails_says_why_and_keeps_the_new_player(client):
     table, _ = a_table()
     SeatFactory(table=table)
     full = client.post("/join", {"name": "Cleo", "code": table.code})
-    assert full.status_code == 409 and "Both seats" in full.content.decode()
+    assert full.status_code == 404 and "No table has the code" in full.content.decode()
     assert COOKIE in full.cookies
     missing = client.post("/join", {"code": "ZZZZZZ"})
     assert missing.status_code == 404 and "No table has the code ZZZZZZ" in missing.content.decode()
@@ -157,6 +157,28 @@ def test_a_join_that_fails_says_why_and_keeps_the_new_player(client):
     assert hostile.status_code == 404 and "<script>" not in hostile.content.decode()
     assert client.post("/join", {"code": "x" * 301}).status_code == 400
     assert Player.objects.filter(name="Cleo").count() == 1
+
+
+def test_joining_a_full_table_looks_like_a_code_with_no_table_to_a_stranger():
+    """The page a stranger gets, headers and all, is the unknown code's but for the code
+    itself (and the CSRF token, masked afresh in every page); the table's player is sent
+    to the table."""
+    table, host = a_table()
+    SeatFactory(table=table)
+    stranger = seated_client(PlayerFactory(name="Cleo").token)
+    unknown = "ZZZZZZ" if table.code != "ZZZZZZ" else "YYYYYY"
+    full = stranger.post("/join", {"code": table.code})
+    missing = stranger.post("/join", {"code": unknown})
+
+    def normal(response) -> tuple[int, bytes, dict[str, str]]:
+        content = response.content.replace(table.code.encode(), unknown.encode())
+        content = re.sub(rb'name="csrfmiddlewaretoken" value="\w+"', b"csrf", content)
+        return response.status_code, content, dict(response.items())
+
+    assert normal(full) == normal(missing)
+    assert full.status_code == 404 and "No table has the code" in full.content.decode()
+    mine = seated_client(host).post("/join", {"code": table.code})
+    assert mine.status_code == 302 and mine["Location"] == f"/tables/{table.code}"
 
 
 def test_joining_counts_as_a_join_guess(client, monkeypatch):
