@@ -397,6 +397,13 @@ INBOUND_PROVIDER = env_str("INBOUND_PROVIDER", _sending_provider[1] if _sending_
 REPLY_TOKEN_MAX_AGE = env_duration(
     "REPLY_TOKEN_MAX_AGE", timedelta(days=14), minimum=timedelta(hours=1)
 )
+# The webhook keeps a mail for the worker to read and refuses one past INBOUND_MAX_BYTES
+# with a 413 (a reply is a line and the quoted "your turn" mail, some 30 KB; 512 KiB). A reply is
+# played only when the receiving server vouches for its From line's domain
+# (notifications/mail_auth.py): by the topmost Received-SPF or X-Spam-Tests header, as
+# Postmark writes them, or by Authentication-Results headers of INBOUND_AUTHSERV_IDS.
+INBOUND_MAX_BYTES = env_int("INBOUND_MAX_BYTES", 512 * 1024, minimum=1024, maximum=2_000_000)
+INBOUND_AUTHSERV_IDS = env_list("INBOUND_AUTHSERV_IDS")
 
 # Notices (notifications/): how "your turn" e-mails are paced, and when a player counts
 # as looking at the table (then no notice disturbs them). 0 turns either off.
@@ -478,6 +485,8 @@ if CELERY_BROKER_URL and CELERY_BROKER_URL.startswith("redis://"):
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Tasks outside the apps' own tasks modules, which the worker finds by itself.
+CELERY_IMPORTS = ["bansugoroku.mail_play"]
 # The CPU's turn is a message only: one lost (the broker down when the events were
 # delivered, or the worker killed while playing it, as Celery acknowledges a message
 # before running its task) is queued again once nothing changed at the table for this
@@ -498,6 +507,8 @@ CELERY_BEAT_SCHEDULE = {
     # A finished game's review lost on its way (games/reviews.py, RETRY_AFTER).
     "recover-reviews": {"task": "games.recover_reviews", "schedule": 600.0},
     "notices-due": {"task": "notifications.send_due", "schedule": 60.0},
+    # A mail that came in whose read was lost on its way (mail_play.read_pending).
+    "read-inbound-mail": {"task": "mail_play.read_pending", "schedule": 60.0},
     "close-idle-tables": {"task": "games.close_idle_tables", "schedule": 3600.0},
     # What the data page promises: old tables and unused players deleted (retention.py).
     "purge": {"task": "games.purge", "schedule": 3600.0},  # retention.PURGE_TASK

@@ -108,8 +108,10 @@ class DeviceTokenAdmin(admin.ModelAdmin[DeviceToken]):
 @admin.register(InboundMail)
 class InboundMailAdmin(ReadOnly[InboundMail], admin.ModelAdmin[InboundMail]):
     """Mail that came in to a reply address, counted by outcome: the filter shows how
-    many of each (unknown tokens, wrong senders, malformed, ...), none of them answered."""
+    many of each (unknown tokens, wrong senders, malformed, ...), none of them answered.
+    A mail still waiting for the worker holds the reply's text and token: not shown."""
 
+    fields = ["received_at", "outcome", "detail", "player", "table", "esp"]
     list_display = ["received_at", "outcome", "detail", "player", "table"]
     list_filter = ["outcome"]
     show_facets = admin.ShowFacets.ALWAYS

@@ -339,12 +339,20 @@ class InboundOutcome(models.TextChoices):
     """An automatic reply (an out-of-office notice, a bounce): `Auto-Submitted` or
     `Precedence` say so. Never read as a move nor answered, or two robots could write
     to each other for ever."""
+    UNAUTHENTICATED = "unauthenticated"
+    """The receiving server does not vouch for the From line's domain (no passing SPF,
+    DKIM or DMARC aligned with it: `notifications.mail_auth`): anyone may have written
+    it, so it is neither played nor answered."""
+    PENDING = "pending"
+    """Stored by the webhook, not read yet: the worker reads it (`mail_play.read_inbound`)."""
 
 
 class InboundMail(models.Model):
     """One mail that came in to a reply address, for the admin's counts of each outcome.
-    Neither the token nor the text is kept; `message_hash` (of its Message-ID) only
-    tells a mail the provider posts again."""
+    The webhook keeps the provider's post as it came (`payload`, with its `esp` and
+    `content_type`) for the worker to read, which empties it: after that neither the
+    token nor the text is kept; `message_hash` (of its Message-ID) only tells a mail the
+    provider posts again."""
 
     received_at = models.DateTimeField(auto_now_add=True, db_index=True)
     outcome = models.CharField(max_length=16, choices=InboundOutcome.choices)
@@ -356,9 +364,17 @@ class InboundMail(models.Model):
     )
     message_hash = models.CharField(max_length=64, blank=True, db_index=True)
     detail = models.CharField(max_length=200, blank=True)
+    esp = models.CharField(max_length=32, blank=True)
+    content_type = models.CharField(max_length=200, blank=True)
+    payload = models.BinaryField(null=True, editable=False)
 
     class Meta:
         verbose_name = "inbound mail"
+        indexes = [
+            models.Index(
+                fields=["received_at"], name="inbound_mail_pending", condition=Q(outcome="pending")
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.outcome} at {self.received_at:%Y-%m-%d %H:%M:%S}"

@@ -38,22 +38,39 @@ def run_webhook(
     view: type[AnymailCoreWebhookView], request: HttpRequest, handle: Callable[[Event], None]
 ) -> HttpResponse:
     """A provider's post, checked and parsed by anymail's view as its own `post` does,
-    each event then handled. Wrong or missing credentials are 401 (anymail's own answer
-    would be a 400); a body anymail cannot parse, which its view would answer with a
-    500 and the provider post again for ever, is 400."""
+    each event then handled. Wrong or missing credentials are 401 (`refusal`); a body
+    anymail cannot parse, which its view would answer with a 500 and the provider post
+    again for ever, is 400."""
     hook = view()
-    try:
-        hook.run_validators(request)
-    except AnymailWebhookValidationFailure:
-        return HttpResponse(status=401, headers={"WWW-Authenticate": 'Basic realm="webhook"'})
-    try:
-        events = hook.parse_events(request)
-    except (AnymailError, ValueError, TypeError, AttributeError, KeyError, IndexError):
-        # ValueError: not JSON, or not UTF-8; the others: JSON of another shape.
+    refused = refusal(hook, request)
+    if refused is not None:
+        return refused
+    events = events_in(hook, request)
+    if events is None:
         return HttpResponse(f"not a {hook.esp_name} webhook body", status=400)
     for event in events:
         handle(event)
     return HttpResponse()
+
+
+def refusal(hook: AnymailCoreWebhookView, request: HttpRequest) -> HttpResponse | None:
+    """A 401 when the post does not carry the webhook's credentials (anymail's own answer
+    would be a 400), else None."""
+    try:
+        hook.run_validators(request)
+    except AnymailWebhookValidationFailure:
+        return HttpResponse(status=401, headers={"WWW-Authenticate": 'Basic realm="webhook"'})
+    return None
+
+
+def events_in(hook: AnymailCoreWebhookView, request: HttpRequest) -> list[Any] | None:
+    """The events anymail reads in the post's body; None when it is no body of the
+    provider's (anymail's view would answer it with a 500)."""
+    try:
+        return list(hook.parse_events(request))
+    except (AnymailError, ValueError, TypeError, AttributeError, KeyError, IndexError):
+        # ValueError: not JSON, or not UTF-8; the others: JSON of another shape.
+        return None
 
 
 def provider() -> str | None:

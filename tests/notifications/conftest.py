@@ -4,12 +4,16 @@ requests, to servers on loopback."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 
 from harness.postmark import FakePostmark, fake_postmark
 from tests.notifications.fcm_service import Google
+from tests.notifications.helpers import send_answers
+from tests.notifications.inbound import SECRET
 from tests.notifications.loopback import Loopback, loopback_server
+from tests.notifications.replying import DOMAIN
 
 
 @pytest.fixture
@@ -38,3 +42,14 @@ def google(settings) -> Iterator[Google]:
         settings.FCM_CREDENTIALS = google.account
         settings.FCM_API_URL = f"{server.url}/v1/projects"
         yield google
+
+
+@pytest.fixture
+def replies(settings, postmark: FakePostmark) -> FakePostmark:
+    """Mail goes out through Postmark and comes back through its inbound webhook."""
+    settings.ANYMAIL = settings.ANYMAIL | {"WEBHOOK_SECRET": SECRET}
+    settings.INBOUND_DOMAIN = DOMAIN
+    settings.INBOUND_PROVIDER = "postmark"
+    settings.NOTICE_LOOKING_WINDOW = timedelta(0)
+    send_answers()  # what earlier tests left on the broker
+    return postmark

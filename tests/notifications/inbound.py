@@ -24,8 +24,13 @@ def inbound(
     subject: str = "Re: Your turn",
     message_id: str | None = None,
     cc: str = "",
+    spf: str = "Pass",
+    headers: tuple[tuple[str, str], ...] = (),
 ) -> dict[str, Any]:
-    """Postmark's inbound body for a mail from `sender` to `to`."""
+    """Postmark's inbound body for a mail from `sender` to `to`, with the headers
+    Postmark writes on top: its SPF check of the sender's server (`spf`: "Pass",
+    "Fail", "SoftFail", "None", or "" for no such header) and SpamAssassin's, then
+    `headers` as the sender wrote them."""
     message_id = message_id or f"<{uuid.uuid4()}@mail.example.net>"
     local = to.partition("@")[0]
     mailbox_hash = local.partition("+")[2]
@@ -51,12 +56,26 @@ def inbound(
         "StrippedTextReply": "",
         "Tag": "",
         "Headers": [
+            *([{"Name": "Received-SPF", "Value": received_spf(spf, sender)}] if spf else []),
+            {"Name": "X-Spam-Status", "Value": "No"},
+            {"Name": "X-Spam-Tests", "Value": "SPF_HELO_NONE"},
             {"Name": "Return-Path", "Value": f"<{sender}>"},
             {"Name": "Message-ID", "Value": message_id},
-            {"Name": "X-Spam-Status", "Value": "No"},
+            *({"Name": name, "Value": value} for name, value in headers),
         ],
         "Attachments": [],
     }
+
+
+def received_spf(result: str, sender: str) -> str:
+    """A Received-SPF header's value as Postmark writes it, for mail from `sender`."""
+    comment = {"Pass": "sender SPF authorized", "Fail": "SPF fail - not authorized"}
+    return (
+        f"{result} ({comment.get(result, 'no SPF record')}) identity=mailfrom; "
+        "client-ip=209.85.160.180; helo=mail-qt1-f180.google.com; "
+        f"envelope-from={sender}; receiver=451d9b70cf9364d23ff6f9d51d870251+play@"
+        "inbound.postmarkapp.com"
+    )
 
 
 def basic(secret: str = SECRET) -> str:

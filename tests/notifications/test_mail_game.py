@@ -76,8 +76,13 @@ def test_a_whole_game_played_by_replying_to_the_mails(live_server, postmark, set
             answered.add(reply_to)
             body = inbound(reply_to, mail.to, quoted_reply(chosen_play(mail, rng), "Your turn"))
             assert post_over_http(live_server.url, body) == 200
-            played = InboundMail.objects.filter(outcome="played").count()
-            assert played == len(answered), list(InboundMail.objects.values("outcome", "detail"))
+            while InboundMail.objects.filter(outcome="played").count() < len(answered):
+                read = list(InboundMail.objects.values("outcome", "detail"))
+                assert time.monotonic() < deadline and read[-1]["outcome"] in (
+                    "pending",
+                    "played",
+                ), read
+                time.sleep(0.05)
         ended = Game.objects.get(pk=game.pk)
         over = f"Game 1 at {game.table.code} is over"
         while sum(m.body["Subject"] == over for m in postmark.received) < 2:
