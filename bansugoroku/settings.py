@@ -1,4 +1,4 @@
-"""Django settings, read from environment variables (see README, "Environment variables").
+"""Django settings, read from environment variables (docs/configuration.md lists them).
 
 DEBUG defaults to off, so a production process that forgets it is never in debug mode;
 `make run` and `make test` set DEBUG=1. With DEBUG off, SECRET_KEY, ALLOWED_HOSTS and

@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted([ROOT / "README.md", ROOT / "bench" / "README.md", *(ROOT / "docs").glob("*.md")])
-CONFIGURATION = ROOT / "README.md"
+CONFIGURATION = ROOT / "docs" / "configuration.md"
 """Where the environment variables are listed, one table row each."""
 
 _LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")

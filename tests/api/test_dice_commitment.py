@@ -13,7 +13,7 @@ import pytest
 
 from tests.client import Api
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+DICE_PAGE = Path(__file__).resolve().parents[2] / "docs" / "dice.md"
 
 
 def post(player: Api, code: str, action: str, **body: object):
@@ -72,10 +72,10 @@ def test_bad_entropy_is_a_400(host, entropy):
 
 @pytest.mark.slow
 def test_the_readmes_standalone_check_verifies_a_finished_game(played, finished, tmp_path):
-    """The README's script, standard library only, checks a game from the dice answer,
+    """The dice page's script, standard library only, checks a game from the dice answer,
     and says so when a roll is not the seed's."""
-    script = re.search(r"```python verify_dice\n(.*?)```", README.read_text(), re.S)
-    assert script, "the README has no verify_dice script"
+    script = re.search(r"```python verify_dice\n(.*?)```", DICE_PAGE.read_text(), re.S)
+    assert script, "docs/dice.md has no verify_dice script"
     path = tmp_path / "verify_dice.py"
     path.write_text(script.group(1))
     answer = played.host.get(f"tables/{finished}/games/1/dice").body

@@ -1,4 +1,4 @@
-"""The error codes: what GET /api/v1/problems lists, what the README lists and what the
+"""The error codes: what GET /api/v1/problems lists, what docs/api.md lists and what the
 code can answer with are the same, status for status, reason for reason."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from engine.game import GameError, Refusal
 from engine.turn import Reason
 from tests.client import check
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+API_PAGE = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 
 
 def subclasses(kind: type) -> set[type]:
@@ -55,8 +55,8 @@ def raisable() -> dict[str, int]:
 
 
 def readme_table(first_column: str) -> dict[str, str]:
-    """The README's table whose first column is `first_column`: code to second column."""
-    text = README.read_text(encoding="utf-8")
+    """The API page's table whose first column is `first_column`: code to second column."""
+    text = API_PAGE.read_text(encoding="utf-8")
     header = text.index(f"| {first_column} |")
     rows = re.findall(r"^\| `(\w+)` \| ([^|]+?) \|", text[header:].split("\n\n", 1)[0], re.M)
     return dict(rows)

@@ -5,8 +5,8 @@ The build (`collectstatic`), then `release` on a database of its own, then `web`
 `worker` and `beat`, all configured by environment variables alone: Celery and the rate
 limits on Redis, e-mail through anymail's Postmark backend to a loopback Postmark. Every
 request goes through the router to `web`, as a platform's router sends it (`Host:
-localhost`, `X-Forwarded-Proto: https`). The README's deployment steps are these, in this
-order.
+localhost`, `X-Forwarded-Proto: https`). The steps of docs/deployment.md are these, in
+this order.
 """
 
 from __future__ import annotations

@@ -17,7 +17,12 @@ def numbered_rules() -> list[int]:
 def citations() -> list[tuple[str, int]]:
     """(file, rule number) for every rule cited, ranges counted out."""
     found = []
-    for path in [ROOT / "README.md", *ROOT.glob("engine/**/*.py"), *ROOT.glob("tests/**/*.py")]:
+    for path in [
+        ROOT / "README.md",
+        *ROOT.glob("docs/*.md"),
+        *ROOT.glob("engine/**/*.py"),
+        *ROOT.glob("tests/**/*.py"),
+    ]:
         text = " ".join(path.read_text(encoding="utf-8").split())
         for first, last in CITATION.findall(text):
             for number in range(int(first), int(last or first) + 1):
