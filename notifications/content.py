@@ -304,7 +304,7 @@ def table_closed(event: Event, player: Player) -> Content:
     payload: payloads.TableClosed = event.payload
     table = event.table
     subject = _("Table %(code)s was closed") % {"code": table.code}
-    if payload["reason"] == "left":
+    if payload["reason"] == "left":  # the payload's own type tells the two apart
         line = _(
             "%(name)s left %(code)s, which closed it: a game in progress there ended "
             "with no winner."

@@ -15,6 +15,7 @@ from bansugoroku.games import shapes
 from bansugoroku.games.errors import GameInProgress, GameNotFound, NoReview, ReviewPending
 from bansugoroku.games.models import (
     SEAT_COLORS,
+    ClosedReason,
     Game,
     GameReview,
     GameState,
@@ -114,7 +115,8 @@ def game_review(game: Game, player: Player) -> shapes.GameReviewJson:
     if not game.is_over:
         raise GameInProgress("a game is reviewed once it is over")
     found = GameReview.objects.filter(game=game).first()
-    if found is None and game.state == GameState.ABANDONED and game.table.closed_reason == "idle":
+    idle = game.table.closed_reason == ClosedReason.IDLE
+    if found is None and game.state == GameState.ABANDONED and idle:
         raise NoReview("the game was abandoned when its table stood idle: it has no review")
     if found is None:
         raise ReviewPending("the game is being reviewed: ask again in a few seconds")

@@ -34,7 +34,15 @@ from django.conf import settings
 from django.db import connection, transaction
 
 from bansugoroku.games import outbox
-from bansugoroku.games.models import Event, EventKind, Game, GameState, Table, TableState
+from bansugoroku.games.models import (
+    ClosedReason,
+    Event,
+    EventKind,
+    Game,
+    GameState,
+    Table,
+    TableState,
+)
 
 WARN_DAYS = (1, 7)
 """Days before the close at which the seats are warned, nearest first: a table already
@@ -42,10 +50,11 @@ past both (no sweep ran for a week) gets only the nearer warning."""
 
 _TABLE, _GAME, _EVENT = Table._meta.db_table, Game._meta.db_table, Event._meta.db_table
 
-_CLOSED, _PLAYING, _ABANDONED = (
+_CLOSED, _PLAYING, _ABANDONED, _IDLE = (
     TableState.CLOSED.value,
     GameState.PLAYING.value,
     GameState.ABANDONED.value,
+    ClosedReason.IDLE.value,
 )
 _OPEN_AND_IDLE = f"state <> '{_CLOSED}' AND active_at <= %(idle_since)s"
 """Written again in each write's WHERE: checked once more under the row lock."""
@@ -64,7 +73,7 @@ _PICK_SQL = f"""
 # (`TableClosedIdle`, `TableClosing`); the tests hold their keys to those types.
 _CLOSE_SQL = f"""
     WITH closed AS (
-        UPDATE {_TABLE} SET state = '{_CLOSED}', closed_reason = 'idle',
+        UPDATE {_TABLE} SET state = '{_CLOSED}', closed_reason = '{_IDLE}',
             version = version + 1, last_event = last_event + 1, updated_at = %(now)s
         WHERE id = ANY(%(ids)s) AND {_OPEN_AND_IDLE}
         RETURNING id, last_event, current_game_id, active_at, score_black, score_white
@@ -77,7 +86,7 @@ _CLOSE_SQL = f"""
     INSERT INTO {_EVENT} (table_id, game_id, sequence, kind, seat, payload, created_at)
     SELECT closed.id, ended.id, closed.last_event, '{EventKind.TABLE_CLOSED.value}', NULL,
         jsonb_build_object(
-            'reason', 'idle', 'idle_days', %(days)s::integer,
+            'reason', '{_IDLE}', 'idle_days', %(days)s::integer,
             'last_active_at', closed.active_at, 'game', ended.number,
             'score', jsonb_build_array(closed.score_black, closed.score_white)
         ),

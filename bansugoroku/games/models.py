@@ -66,6 +66,14 @@ class TableState(models.TextChoices):
     CLOSED = "closed"
 
 
+class ClosedReason(models.TextChoices):
+    """Why a table closed, in its `closed_reason` and its `table_closed` event's
+    `reason` (`games.payloads`)."""
+
+    LEFT = "left", "a seated player left it"
+    IDLE = "idle", "nobody acted at it for IDLE_CLOSE_DAYS"
+
+
 class Table(models.Model):
     """Two seats and a sequence of games, found by a 6-character join code."""
 
@@ -84,9 +92,8 @@ class Table(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
-    closed_reason = models.CharField(max_length=40, blank=True)
-    """Why the table closed: `idle` when nobody acted at it for IDLE_CLOSE_DAYS, `left`
-    when a seated player left it."""
+    closed_reason = models.CharField(max_length=40, blank=True, choices=ClosedReason.choices)
+    """Why the table closed, if it did."""
     active_at = models.DateTimeField(default=timezone.now)
     """The last time someone played at the table (created it, joined, started a game,
     finished a turn, resigned, left: each change that writes events, `services._commit`):

@@ -26,7 +26,7 @@ from django.utils.module_loading import import_string
 
 from bansugoroku import courier
 from bansugoroku.games import payloads
-from bansugoroku.games.models import Event, EventKind, Seat
+from bansugoroku.games.models import ClosedReason, Event, EventKind, Seat
 
 DELIVER = "games.deliver_events"
 DELIVER_MANY = "games.deliver_events_of_tables"
@@ -78,7 +78,8 @@ def game_reviews(table_id: int, events: Sequence[Event]) -> None:
     are not reviewed: nobody played them for weeks, and a sweep closes a thousand
     tables at once, whose reviews would hold up the CPU's turns for minutes."""
     for event in events:
-        left = event.kind == EventKind.TABLE_CLOSED and event.payload.get("reason") == "left"
+        reason = event.payload.get("reason")
+        left = event.kind == EventKind.TABLE_CLOSED and reason == ClosedReason.LEFT
         if (event.kind == EventKind.GAME_ENDED or left) and event.game_id is not None:
             transaction.on_commit(functools.partial(queue_review, event.game_id))
 

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 
 from django.db.models import QuerySet
 
-from bansugoroku.games.models import Game, GameReview, GameState
+from bansugoroku.games.models import ClosedReason, Game, GameReview, GameState
 from bansugoroku.games.payloads import ReviewedPlay
 from engine.notation import format_play, parse_position_id, position_id
 from engine.plays import apply_moves
@@ -50,7 +50,7 @@ def unreviewed() -> QuerySet[Game]:
     """The ended games without a review, but those the idle close abandoned, which are
     never reviewed."""
     return Game.objects.filter(ended_at__isnull=False, review__isnull=True).exclude(
-        state=GameState.ABANDONED, table__closed_reason="idle"
+        state=GameState.ABANDONED, table__closed_reason=ClosedReason.IDLE
     )
 
 

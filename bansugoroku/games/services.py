@@ -34,6 +34,7 @@ from bansugoroku.games.errors import (
     refused,
 )
 from bansugoroku.games.models import (
+    ClosedReason,
     Event,
     Game,
     Player,
@@ -269,7 +270,7 @@ def table_leave(*, player: Caller, code: str, version: int) -> Change:
         playing = game if game is not None and not game.is_over else None
         if playing is not None:
             store.write_game(table, playing, store.game_value(table, playing).abandon(), now)
-        table.state, table.closed_reason = TableState.CLOSED, CLOSED_LEFT
+        table.state, table.closed_reason = TableState.CLOSED, ClosedReason.LEFT
         assert seat.player is not None  # the caller's own seat
         closed = events.table_left(table, playing, seat.side, seat.player.name)
         return _commit(table, playing, (), [closed], now=now, seats=[seat])
@@ -445,9 +446,6 @@ def _give_entropy(table: Table, seat: Seat, entropy: str) -> None:
     if entropy:
         seat.entropy, seat.entropy_version = entropy, table.version + 1
 
-
-CLOSED_LEFT = "left"
-"""The `closed_reason` of a table a seated player left."""
 
 TABLE_FIELDS = [
     "version",

@@ -142,6 +142,7 @@ def test_the_table_list_shows_the_last_activity_and_filters_idle_closes(staff, p
     Table.objects.filter(code=open_code).update(state="waiting", closed_reason="")
 
     listing = staff.get("/admin/games/table/").content.decode()
-    assert "Active at" in listing and "?closed_reason=idle" in listing
-    closed = staff.get("/admin/games/table/", {"closed_reason": "idle"}).content.decode()
+    assert "Active at" in listing and "?closed_reason__exact=idle" in listing
+    assert "nobody acted at it for IDLE_CLOSE_DAYS" in listing  # the reasons, named
+    closed = staff.get("/admin/games/table/", {"closed_reason__exact": "idle"}).content.decode()
     assert played in closed and open_code not in closed
