@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 
 from django.utils import timezone
 
-from bansugoroku.games.models import Event, Seat
+from bansugoroku.games.models import Event, EventKind, Seat
 from notifications.channels import SENDERS
 from notifications.models import (
     Channel,
@@ -29,10 +29,13 @@ from notifications.models import (
     TableMute,
 )
 
-_TO_SEAT = {"turn_started": Kind.YOUR_TURN}
+_TO_SEAT = {EventKind.TURN_STARTED: Kind.YOUR_TURN}
 """Events told to the seat they name."""
-_TO_BOTH = {"game_ended": Kind.GAME_OVER, "table_closing": Kind.TABLE_CLOSING}
-_TO_THE_OTHER = {"player_joined": Kind.OPPONENT_JOINED, "table_closed": Kind.TABLE_CLOSED}
+_TO_BOTH = {EventKind.GAME_ENDED: Kind.GAME_OVER, EventKind.TABLE_CLOSING: Kind.TABLE_CLOSING}
+_TO_THE_OTHER = {
+    EventKind.PLAYER_JOINED: Kind.OPPONENT_JOINED,
+    EventKind.TABLE_CLOSED: Kind.TABLE_CLOSED,
+}
 """Events told to the seats they don't name: both, when they name none (an idle close)."""
 
 
