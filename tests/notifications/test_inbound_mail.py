@@ -52,7 +52,7 @@ def hostile_html(kind: str, body_of: Callable[[str], dict]) -> str:
         return len(json.dumps(body_of(html)).encode()) <= LIMIT
 
     if kind == "one attribute":
-        tag = '<p title="{}">13/10</p>'
+        tag = '<p title="{}">hello</p>'
         return tag.format(filled("a", lambda a: fits(tag.format(a))))
     if kind == "long reference":
         return "&#" + filled("9", lambda nines: fits("&#" + nines))
