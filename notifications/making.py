@@ -29,10 +29,13 @@ from notifications.models import (
     TableMute,
 )
 
-_TO_SEAT = {EventKind.TURN_STARTED: Kind.YOUR_TURN}
+_TO_SEAT: dict[str, Kind] = {EventKind.TURN_STARTED: Kind.YOUR_TURN}
 """Events told to the seat they name."""
-_TO_BOTH = {EventKind.GAME_ENDED: Kind.GAME_OVER, EventKind.TABLE_CLOSING: Kind.TABLE_CLOSING}
-_TO_THE_OTHER = {
+_TO_BOTH: dict[str, Kind] = {
+    EventKind.GAME_ENDED: Kind.GAME_OVER,
+    EventKind.TABLE_CLOSING: Kind.TABLE_CLOSING,
+}
+_TO_THE_OTHER: dict[str, Kind] = {
     EventKind.PLAYER_JOINED: Kind.OPPONENT_JOINED,
     EventKind.TABLE_CLOSED: Kind.TABLE_CLOSED,
 }

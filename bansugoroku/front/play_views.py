@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST, require_safe
 from bansugoroku.creation_limits import new_player_wait, new_table_wait
 from bansugoroku.front import board
 from bansugoroku.front.forms import JoinForm, NewTableForm, PlayerForm, friendly_name
+from bansugoroku.front.guesses import guess_refused
 from bansugoroku.front.identity import current_player, remember
 from bansugoroku.front.qr import qr_svg
 from bansugoroku.front.texts import point_names, table_texts
@@ -25,7 +26,6 @@ from bansugoroku.games.errors import ServiceError, TableNotFound
 from bansugoroku.games.idle import WARN_DAYS
 from bansugoroku.games.models import Player
 from bansugoroku.locales import preferred_locale
-from bansugoroku.throttles import join_guess_wait
 from bansugoroku.vocabulary import seat_holder, your_colour
 from engine.position import Position
 from engine.rules import Rules
@@ -103,11 +103,9 @@ def table_new(request: HttpRequest) -> HttpResponse:
 def join(request: HttpRequest) -> HttpResponse:
     """Take the free seat at the table with the form's code (the home page's form and
     the invitation's join button). Each try counts as a join guess from the address."""
-    wait = join_guess_wait(request)
-    if wait is not None:
-        response = render(request, "front/too_many.html", {"wait": wait}, status=429)
-        response["Retry-After"] = str(wait)
-        return response
+    refused = guess_refused(request)
+    if refused is not None:
+        return refused
     current = current_player(request)
     form = JoinForm(request.POST, needs_name=current is None)
     if not form.is_valid():
@@ -118,7 +116,7 @@ def join(request: HttpRequest) -> HttpResponse:
     code = form.cleaned_data["code"]
     try:
         change = services.table_join(player=player, code=code, entropy=form.cleaned_data["entropy"])
-        response = redirect("table-page", code=change.table.code)
+        response: HttpResponse = redirect("table-page", code=change.table.code)
     except ServiceError as error:
         context = {"error": error, "code": code.upper()[:12]}
         response = render(request, "front/join_failed.html", context, status=error.status)

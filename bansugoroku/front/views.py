@@ -12,12 +12,12 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from bansugoroku.front.forms import JoinForm
+from bansugoroku.front.guesses import guess_refused
 from bansugoroku.front.identity import current_player
 from bansugoroku.games import selectors
 from bansugoroku.games.errors import TableNotFound
 from bansugoroku.games.models import Table
 from bansugoroku.games.store import clean_code
-from bansugoroku.throttles import join_guess_wait
 
 
 @require_safe
@@ -26,11 +26,9 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
 
     It tells a real code from a guess, so each visit counts against the same limit per
     address as joining by code does."""
-    wait = join_guess_wait(request)
-    if wait is not None:
-        response = render(request, "front/too_many.html", {"wait": wait}, status=429)
-        response["Retry-After"] = str(wait)
-        return response
+    refused = guess_refused(request)
+    if refused is not None:
+        return refused
     try:
         table = Table.objects.select_related("host").filter(code=clean_code(code)).first()
     except TableNotFound:
