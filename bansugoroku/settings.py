@@ -18,6 +18,7 @@ import orjson
 from corsheaders.defaults import default_headers
 from django.core.exceptions import ImproperlyConfigured
 
+from bansugoroku import log_redaction
 from bansugoroku.env import (
     env_bool,
     env_choice,
@@ -531,6 +532,9 @@ IDLE_SWEEP_BATCH = env_int("IDLE_SWEEP_BATCH", 1000, minimum=1)
 # too_many_open_tables, so nobody fills the table list with codes nobody will use.
 OPEN_TABLES_MAX = env_int("OPEN_TABLES_MAX", 20, minimum=1)
 
+# Every log record of every process is made without the secrets of links in it
+# (bansugoroku/log_redaction.py), whoever configured the logger.
+log_redaction.install()
 LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"])
 LOGGING = {
     "version": 1,
@@ -538,7 +542,6 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
     },
-    "filters": {"redact_tokens": {"()": "bansugoroku.log_filters.RedactTokens"}},
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
     },
@@ -546,9 +549,5 @@ LOGGING = {
     "loggers": {
         # pgserver logs every command it runs at INFO.
         "pgserver": {"level": "WARNING"},
-        # The loggers that print a request's path (the web process's access log, and
-        # Django's warnings about 4xx and 5xx answers) drop the tokens of mailed links.
-        "tornado.access": {"filters": ["redact_tokens"]},
-        "django.request": {"filters": ["redact_tokens"]},
     },
 }

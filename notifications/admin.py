@@ -6,6 +6,7 @@ stop) but are only ever added by the player's own browser or app."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.contrib import admin
 from django.http import HttpRequest
@@ -76,18 +77,17 @@ class SuppressionAdmin(admin.ModelAdmin[Suppression]):
 
 @admin.register(PushSubscription)
 class PushSubscriptionAdmin(admin.ModelAdmin[PushSubscription]):
-    list_display = ("player", "label", "created_at", "last_success_at")
+    """A browser's subscription, by its push service only: its endpoint and keys are
+    what it takes to push to that browser, so no page shows them."""
+
+    list_display = ("player", "label", "push_service", "created_at", "last_success_at")
     list_select_related = ("player",)
     search_fields = ("player__name", "label")
-    readonly_fields = (
-        "player",
-        "endpoint",
-        "p256dh",
-        "auth",
-        "label",
-        "created_at",
-        "last_success_at",
-    )
+    fields = readonly_fields = ("player", "label", "push_service", "created_at", "last_success_at")
+
+    @admin.display(description="push service")
+    def push_service(self, subscription: PushSubscription) -> str:
+        return urlsplit(subscription.endpoint).hostname or ""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -95,11 +95,13 @@ class PushSubscriptionAdmin(admin.ModelAdmin[PushSubscription]):
 
 @admin.register(DeviceToken)
 class DeviceTokenAdmin(admin.ModelAdmin[DeviceToken]):
+    """An app install's FCM registration, without its token: what it takes to push to it."""
+
     list_display = ("player", "platform", "created_at", "last_success_at")
     list_select_related = ("player",)
     list_filter = ("platform",)
     search_fields = ("player__name",)
-    readonly_fields = ("player", "token", "platform", "created_at", "last_success_at")
+    fields = readonly_fields = ("player", "platform", "created_at", "last_success_at")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

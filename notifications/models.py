@@ -9,6 +9,8 @@ in the admin. Where a player's browsers and apps receive push notices is kept he
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Upper
@@ -247,7 +249,7 @@ class PushSubscription(models.Model):
     last_success_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
-        return f"{self.player_id}: {self.label or self.endpoint[:60]}"
+        return f"{self.player_id}: {self.label or urlsplit(self.endpoint).hostname}"
 
 
 class Platform(models.TextChoices):
@@ -267,7 +269,7 @@ class DeviceToken(models.Model):
     last_success_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
-        return f"{self.player_id}: {self.platform} {self.token[:16]}..."
+        return f"{self.player_id}: {self.platform} app"  # the token is what pushes to it
 
 
 # --- End of push ---------------------------------------------------------------------
