@@ -96,6 +96,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "bansugoroku.content_policy.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages are no-store unless the installed app keeps them (front/page_caching.py).
+    "bansugoroku.front.page_caching.PageCachingMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The pages' language (the API stays English): the language cookie, else
     # Accept-Language, else English.

@@ -32,7 +32,7 @@ from bansugoroku.games.player_tokens import token_hash
 from notifications.addresses import is_suppressed
 from notifications.email_messages import sign_in_email
 from notifications.errors import InvalidToken
-from notifications.models import EmailAddress, SignInLink
+from notifications.models import EmailAddress, ReplyToken, SignInLink
 
 SEND_SIGN_IN = "notifications.send_sign_in"
 
@@ -101,3 +101,13 @@ def use_link(link: str) -> SignInLink:
         found.used_at = timezone.now()
         found.save(update_fields=["used_at"])
         return found
+
+
+def mailed_links_revoke(*, player: Player) -> int:
+    """End every link mailed to the player that still works, for "sign out other
+    browsers": sign-in links, and the reply addresses of "your turn" mails, which answer
+    as expired from now on. How many."""
+    now = timezone.now()
+    unused = {"player": player, "used_at__isnull": True, "expires_at__gt": now}
+    links = SignInLink.objects.filter(**unused).update(expires_at=now)
+    return links + ReplyToken.objects.filter(**unused).update(expires_at=now)

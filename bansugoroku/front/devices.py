@@ -1,5 +1,5 @@
 """The "use on another device" link: it carries the player's token to a second browser
-once, within `DEVICE_LINK_MINUTES`.
+once, within `DEVICE_LINK_MINUTES`, while the token it carries still works.
 
 The token is the player's only credential and never leaves the server in the clear in
 a link: the link is the token and a nonce encrypted and authenticated with a key derived
@@ -19,6 +19,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from bansugoroku.front.models import UsedDeviceLink
+from bansugoroku.games.player_tokens import token_hash
+from bansugoroku.games.queries import player_by_token_hash
 
 
 class LinkUnusable(Exception):
@@ -38,11 +40,16 @@ def make_link(token: str) -> str:
 
 
 def _open(link: str) -> tuple[str, str]:
+    """The link's nonce and token; LinkUnusable when it is damaged, expired, or its
+    token works no more ("sign out other browsers" replaced it since)."""
     try:
         content = json.loads(_fernet().decrypt(link, ttl=settings.DEVICE_LINK_MINUTES * 60))
-        return str(content["n"]), str(content["t"])
+        nonce, token = str(content["n"]), str(content["t"])
     except (InvalidToken, ValueError, KeyError, TypeError) as error:
         raise LinkUnusable("this link is damaged or expired") from error
+    if player_by_token_hash(token_hash(token)) is None:
+        raise LinkUnusable("the player signed out the browsers this link was made for")
+    return nonce, token
 
 
 def check_link(link: str) -> str:

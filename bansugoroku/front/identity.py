@@ -63,6 +63,12 @@ def remember(response: HttpResponse, token: str) -> None:
     _set(response, COOKIE, token)
 
 
+def forget(response: HttpResponse) -> None:
+    """Make the browser drop the player it plays as and those it keeps."""
+    for name in (COOKIE, KEPT_COOKIE):
+        response.delete_cookie(name, samesite="Lax")
+
+
 def _set(response: HttpResponse, name: str, value: str) -> None:
     response.set_cookie(
         name, value, max_age=MAX_AGE, httponly=True, samesite="Lax", secure=not settings.DEBUG

@@ -6,13 +6,14 @@ page's script), which checks it as it does for the apps. The language is the pag
 own form, posted to `language`, which sets Django's language cookie and, when the
 browser has a player, their `locale` too, so that e-mails follow the pages. The
 notices' part is `notice_pages`. A browser that a device link switched to another
-player switches back here (`switch_player`, `identity.switch`); and signs out every
-other browser that plays as its player (`sign_out_others`).
+player switches back here (`switch_player`, `identity.switch`); signs out every other
+browser that plays as its player (`sign_out_others`), or itself (`sign_out_here`).
 """
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -20,12 +21,20 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
 
-from bansugoroku.front.identity import current_player, kept_players, remember, switch
+from bansugoroku.front.identity import (
+    current_player,
+    forget,
+    kept_players,
+    remember,
+    switch,
+    token_of,
+)
 from bansugoroku.front.notice_pages import notices_context
 from bansugoroku.front.waits import closing_words, wait_words
 from bansugoroku.games import selectors, services
 from bansugoroku.games.models import Player
 from bansugoroku.vocabulary import seat_holder, table_status
+from notifications.sign_in import mailed_links_revoke
 
 
 @require_safe
@@ -72,12 +81,33 @@ def _settings(
 def sign_out_others(request: HttpRequest) -> HttpResponse:
     """Sign out every other browser and app that plays as this browser's player (a lost
     phone, a shared computer): the player's tokens are replaced, this browser keeps
-    playing with the new one (`services.player_tokens_replace`)."""
+    playing with the new one (`services.player_tokens_replace`), and the links mailed
+    to the player before (sign-in links, reply addresses) stop working."""
     player = current_player(request)
     if player is None:
         return render(request, "front/bad_request.html", status=400)
+    with transaction.atomic():
+        token = services.player_tokens_replace(player=player)
+        mailed_links_revoke(player=player)
     response = _settings(request, player, signed_out=True)
-    remember(response, services.player_tokens_replace(player=player))
+    remember(response, token)
+    return response
+
+
+@require_POST
+def sign_out_here(request: HttpRequest) -> HttpResponse:
+    """Sign this browser out (a shared or borrowed one): the token it holds stops working
+    (`services.player_token_revoke`), and the browser is told to forget this site's
+    cookies, caches and storage: the service worker's copies of pages, and the worker
+    itself with its push subscription (which the page's script, `sign_out.js`, has
+    removed at the server first). The other players it held stay as they are
+    elsewhere, forgotten here."""
+    player, token = current_player(request), token_of(request)
+    if player is not None and token is not None:
+        services.player_token_revoke(player=player, token=token)
+    response = render(request, "front/signed_out.html", {"player": None})
+    response["Clear-Site-Data"] = '"cache", "cookies", "storage"'
+    forget(response)  # for browsers that do not act on Clear-Site-Data
     return response
 
 

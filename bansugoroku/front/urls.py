@@ -31,6 +31,7 @@ urlpatterns = [
     path("settings", player_pages.settings_page, name="settings"),
     path("settings/player", player_pages.switch_player, name="settings-player"),
     path("settings/sign-out", player_pages.sign_out_others, name="sign-out-others"),
+    path("settings/sign-out-here", player_pages.sign_out_here, name="sign-out-here"),
     path("language", player_pages.language, name="language"),
     path("settings/notices", notice_pages.notices, name="settings-notices"),
     path("settings/email/confirm", notice_pages.email_confirm, name="email-confirm"),

@@ -97,6 +97,19 @@ def player_tokens_replace(*, player: Player) -> str:
     return token
 
 
+@transaction.atomic
+def player_token_revoke(*, player: Player, token: str) -> None:
+    """Sign out the one browser that holds `token`: a token a sign-in link gave it is
+    deleted; the player's first token, which the browser that made the player holds (and
+    those a device link gave it to), is replaced by one nobody holds, so the player plays
+    on only where a sign-in link signs them in."""
+    hashed = token_hash(token)
+    deleted, _ = SignedInToken.objects.filter(player=player, token_hash=hashed).delete()
+    if not deleted and player.token_hash == hashed:
+        player.token_hash = token_hash(new_token())
+        player.save(update_fields=["token_hash"])
+
+
 def player_update(*, player: Player, name: str | None = None, locale: str | None = None) -> Player:
     if name is not None:
         player.name = name

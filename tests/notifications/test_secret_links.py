@@ -18,10 +18,10 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from bansugoroku.celery import app
 from bansugoroku.front import devices
+from bansugoroku.games.player_tokens import token_hash
 from bansugoroku.secret_links import REDACTED, SecretConverter, redact
 from harness.postmark import FakePostmark
 from harness.serving import HOST, PROCFILE_WEB, gunicorn
-from notifications.reply_tokens import token_hash
 from notifications.tokens import confirm_token, unsubscribe_token
 from tests.factories import (
     DeviceTokenFactory,

@@ -1,13 +1,16 @@
 // The service worker: shows a push notice and opens its page when it is clicked, and
-// keeps the last copy of each page and of the static files, so that the installed app
-// shows the player's tables and each table as last loaded when there is no network
+// keeps the last copy of the static files and of the pages the server lets it keep
+// (those not `no-store`: "my tables", each table, the rules; never a page with an
+// address, a name in a form or a link's secret, bansugoroku/front/page_caching.py), so
+// that the installed app shows the player's tables and each table as last loaded when
+// there is no network
 // (app.js then says the page may be out of date; table.js shows the newer state of the
 // table it kept in the browser, if any). The table page's polls of the API
 // pass by: their ETag revalidation stays the browser's, and a failed one says so.
 // Served at /sw.js so that its scope is the whole site. The push payload is the
 // server's JSON: {kind, title, body, url, table}.
 
-const CACHE = "last-seen-v1";
+const CACHE = "last-seen-v2"; // v1 kept every page: deleted on activation
 
 self.addEventListener("install", () => self.skipWaiting());
 
@@ -40,13 +43,19 @@ async function networkFirst(request) {
   const cache = await caches.open(CACHE);
   try {
     const answer = await fetch(request);
-    if (answer.ok && !answer.redirected) await cache.put(request, answer.clone());
+    if (answer.ok && !answer.redirected && mayKeep(answer)) {
+      await cache.put(request, answer.clone());
+    }
     return answer;
   } catch (error) {
-    const copy = await cache.match(request, { ignoreVary: true });
+    const copy = await cache.match(request);
     if (!copy) throw error;
     return request.mode === "navigate" ? marked(copy) : copy;
   }
+}
+
+function mayKeep(answer) {
+  return !/no-store/i.test(answer.headers.get("Cache-Control") || "");
 }
 
 // A page from the kept copy says so on its <html> element, and app.js tells the player
