@@ -143,3 +143,19 @@ def act(page: Any, locator: Any) -> None:
 def points(page: Any, marked: str) -> list[int]:
     found = page.locator(f"[{marked}]").evaluate_all("els => els.map(e => e.dataset.point)")
     return [int(point) for point in found]
+
+
+def as_player(chromium: Any, server: str, token: str, **options: Any) -> Watched:
+    watched = Watched(chromium, PHONE, **options)
+    watched.context.add_cookies([{"name": "player", "value": token, "url": server}])
+    return watched
+
+
+CONTROLLED = """new Promise(done => navigator.serviceWorker.controller ? done(true)
+  : navigator.serviceWorker.addEventListener("controllerchange", () => done(true)))"""
+"""Resolves once the service worker app.js registered controls the page (a promise, not
+`wait_for_function`, which evaluates a string: the pages' policy forbids that)."""
+
+
+def controlled(page: Any) -> None:
+    assert page.evaluate(CONTROLLED)

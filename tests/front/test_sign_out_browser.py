@@ -5,8 +5,7 @@ cache, and the worker keeps nothing."""
 from __future__ import annotations
 
 from tests.client import Api, mover, open_table
-from tests.front.browsers import needs_chromium, shoot
-from tests.front.test_web_app_browser import as_player, controlled
+from tests.front.browsers import as_player, controlled, needs_chromium, shoot
 
 pytestmark = needs_chromium
 

@@ -15,9 +15,10 @@ from tests.client import Api, mover, open_table
 from tests.front.browsers import (
     CHROMIUM,
     PHONE,
-    Watched,
+    as_player,
     assert_fits,
     chromium_args,
+    controlled,
     my_turn,
     needs_chromium,
     shoot,
@@ -28,22 +29,6 @@ pytestmark = needs_chromium
 
 WAIT = 30.0
 """Seconds to wait for the browser at each step: far more than it needs."""
-
-
-def as_player(chromium: Any, server: str, token: str, **options: Any) -> Watched:
-    watched = Watched(chromium, PHONE, **options)
-    watched.context.add_cookies([{"name": "player", "value": token, "url": server}])
-    return watched
-
-
-CONTROLLED = """new Promise(done => navigator.serviceWorker.controller ? done(true)
-  : navigator.serviceWorker.addEventListener("controllerchange", () => done(true)))"""
-"""Resolves once the service worker app.js registered controls the page (a promise, not
-`wait_for_function`, which evaluates a string: the pages' policy forbids that)."""
-
-
-def controlled(page: Any) -> None:
-    assert page.evaluate(CONTROLLED)
 
 
 def test_the_site_installs_and_its_icon_shows_the_count_of_tables_waiting(
