@@ -21,7 +21,7 @@ DEV_ENV := DEBUG=$${DEBUG:-1}
 # mypy's Django plugin loads the settings, which never connect to this database.
 TYPECHECK_ENV := DEBUG=1 DATABASE_URL=postgres://127.0.0.1/typecheck
 
-.PHONY: install install-dev run worker beat manage admin messages test test-fast lint bench bench-cpu bench-api bench-sweep bench-inbound clean icons
+.PHONY: install install-dev run worker beat manage admin messages test test-fast lint bench bench-cpu bench-api bench-sweep bench-inbound bench-notices bench-slow-clients clean icons
 
 # What running the service needs; `install-dev` adds the dev group (pytest, the linters,
 # Playwright...) for the tests, the linters and the benchmarks. --inexact: neither sync
@@ -114,6 +114,14 @@ bench-api: install-dev
 # What a reply's HTML costs to read, built to cost the most, against the old parser.
 bench-inbound: install-dev
 	$(BIN)/python -m bench.inbound
+
+# Notices through a real worker to a loopback Postmark; needs CELERY_BROKER_URL (Redis, RabbitMQ).
+bench-notices: install-dev
+	$(BIN)/python -m bench.notices
+
+# Requests answered while 50 clients send their headers a line a second.
+bench-slow-clients: install-dev
+	$(BIN)/python -m bench.slow_clients
 
 # Closing 100,000 and 1,000,000 idle tables, in a scratch database it makes and drops.
 bench-sweep: install-dev
