@@ -44,7 +44,7 @@ $(DEV_STAMP): $(STAMP)
 
 # The whole service: the web server, a Celery worker and Celery beat; Ctrl-C stops them.
 run: install
-	$(DEV_ENV) $(BIN)/python -m bansugoroku.devserver $(HOST) $(PORT)
+	$(DEV_ENV) $(BIN)/python -m bansugoroku.development.devserver $(HOST) $(PORT)
 
 # The same processes one at a time, as the Procfile runs them, e.g. against a real
 # broker (CELERY_BROKER_URL=redis://...): the worker plays the CPU's turns and hands
@@ -52,7 +52,7 @@ run: install
 # events, the recovery of the CPU's lost turns and the hourly close of idle tables.
 # Unless SITE_URL is set, their links name the server `make run` starts with the same
 # HOST and PORT, as `make run` gives them (the worker has no request to follow).
-CELERY_ENV = $(DEV_ENV) SITE_URL="$${SITE_URL:-$(shell $(BIN)/python -m bansugoroku.devserver --site-url $(HOST) $(PORT))}"
+CELERY_ENV = $(DEV_ENV) SITE_URL="$${SITE_URL:-$(shell $(BIN)/python -m bansugoroku.development.devserver --site-url $(HOST) $(PORT))}"
 
 worker: install
 	$(CELERY_ENV) $(BIN)/celery -A bansugoroku worker -l info
@@ -128,7 +128,7 @@ bench-sweep: install-dev
 	$(BIN)/python -m bench.idle_sweep
 
 clean:
-	if [ -x $(BIN)/python ]; then $(BIN)/python -m bansugoroku.embedded_db stop; fi
+	if [ -x $(BIN)/python ]; then $(BIN)/python -m bansugoroku.development.embedded_db stop; fi
 	rm -rf $(VENV) .pgdata .celery .mail staticfiles .pytest_cache .mypy_cache .ruff_cache \
 		.hypothesis .import_linter_cache .benchmarks bench-results .screenshots .vapid \
 		celerybeat-schedule* .train locale/*/LC_MESSAGES/*.mo

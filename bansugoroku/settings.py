@@ -133,12 +133,12 @@ TEMPLATES = [
 ]
 
 # Database: PostgreSQL only. Without DATABASE_URL (development and tests), an embedded
-# PostgreSQL is started on demand in .pgdata/ (bansugoroku/embedded_db.py).
+# PostgreSQL is started on demand in .pgdata/ (bansugoroku/development/embedded_db.py).
 DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL is None:
     if not DEBUG:
         raise ImproperlyConfigured("DATABASE_URL must be set when DEBUG is off.")
-    from bansugoroku.embedded_db import database_url
+    from bansugoroku.development.embedded_db import database_url
 
     DATABASE_URL = database_url()
 DATABASES = {
@@ -367,13 +367,13 @@ REST_FRAMEWORK["NUM_PROXIES"] = env_int("NUM_PROXIES", 0, minimum=0)
 IPV6_LIMIT_PREFIX = env_int("IPV6_LIMIT_PREFIX", 64, minimum=1, maximum=128)
 
 # E-mail: in development to the console and, one .eml file each, to the git-ignored
-# .mail/ folder (bansugoroku/dev_mail_backend.py); an anymail backend in production, for
+# .mail/ folder (bansugoroku/development/mail_backend.py); an anymail backend in production, for
 # example EMAIL_BACKEND=anymail.backends.postmark.EmailBackend. Every ANYMAIL_<NAME> variable is
 # ANYMAIL["<NAME>"] (ANYMAIL_POSTMARK_SERVER_TOKEN, ANYMAIL_WEBHOOK_SECRET, ...), so any
 # provider anymail knows is configured from the environment alone.
 EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",
-    "bansugoroku.dev_mail_backend.ConsoleAndFilesBackend"
+    "bansugoroku.development.mail_backend.ConsoleAndFilesBackend"
     if DEBUG
     else "django.core.mail.backends.console.EmailBackend",
 )
@@ -456,7 +456,7 @@ PUSH_SERVICE_HOSTS = [
     )
 ]
 # Development only: this server listens on loopback alone, so nobody but this machine
-# reaches it. `make run` says so itself (bansugoroku/devserver.py, from its HOST): no
+# reaches it. `make run` says so itself (bansugoroku/development/devserver.py, from its HOST): no
 # header a client sends can tell which addresses the socket listens on, and a client on
 # the network may name the server "localhost". Only then may a push endpoint be http on
 # loopback (the tests' push service): a server others reach would let them point the

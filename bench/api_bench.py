@@ -531,7 +531,7 @@ def main(argv: list[str] | None = None) -> None:
     if database_url:
         ensure_database(database_url)
     else:
-        from bansugoroku.embedded_db import database_url as embedded
+        from bansugoroku.development.embedded_db import database_url as embedded
 
         database_url = embedded()
     env = server_env(database_url)

@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
 
     base = os.environ.get("DATABASE_URL")
     if not base:
-        from bansugoroku.embedded_db import database_url
+        from bansugoroku.development.embedded_db import database_url
 
         base = database_url()
     url = scratch_url(base)

@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> None:
 
     env = server_env(os.environ.get("DATABASE_URL") or "")
     if not os.environ.get("DATABASE_URL"):
-        from bansugoroku.embedded_db import database_url
+        from bansugoroku.development.embedded_db import database_url
 
         env["DATABASE_URL"] = database_url()
     else:

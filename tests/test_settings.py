@@ -232,7 +232,7 @@ def test_development_mail_goes_to_the_console_and_to_files_unless_a_backend_is_s
     development = {"DEBUG": "1", "DATABASE_URL": PRODUCTION_ENV["DATABASE_URL"]}
     expression = "settings.EMAIL_BACKEND"
     assert load_settings(development, expression).stdout.strip() == (
-        "bansugoroku.dev_mail_backend.ConsoleAndFilesBackend"
+        "bansugoroku.development.mail_backend.ConsoleAndFilesBackend"
     )
     chosen = {**development, "EMAIL_BACKEND": "anymail.backends.postmark.EmailBackend"}
     assert load_settings(chosen, expression).stdout.strip() == chosen["EMAIL_BACKEND"]

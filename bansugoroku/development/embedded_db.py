@@ -16,7 +16,7 @@ yet, or reuses the running one (runserver's reloader and its child, a Celery wor
 a test run, a shell...). When a registered process exits it unregisters, and the last
 one stops the server. Pids of processes that died without unregistering (SIGKILL)
 are pruned, so a killed run leaves at most an idle server that the next process
-adopts and later stops. `python -m bansugoroku.embedded_db stop` stops it at once.
+adopts and later stops. `python -m bansugoroku.development.embedded_db stop` stops it at once.
 
 As root, pgserver runs PostgreSQL as a dedicated system user `pgserver` (created
 with useradd on first use, since PostgreSQL refuses to run as root), gives that user
@@ -38,7 +38,7 @@ from pathlib import Path
 from types import ModuleType
 from urllib.parse import quote
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parents[2]
 ROOT = BASE_DIR / ".pgdata"
 PGDATA = ROOT / "data"
 LOCK_FILE = ROOT / "lock"
@@ -194,7 +194,7 @@ def main(argv: list[str]) -> int:
     if argv == ["stop"]:
         print("embedded PostgreSQL stopped" if stop() else "embedded PostgreSQL not running")
         return 0
-    print("usage: python -m bansugoroku.embedded_db stop", file=sys.stderr)
+    print("usage: python -m bansugoroku.development.embedded_db stop", file=sys.stderr)
     return 2
 
 

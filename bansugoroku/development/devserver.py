@@ -1,8 +1,8 @@
 """`make run`: migrate, then the whole service on one machine: Django's development
 server on HOST:PORT, a Celery worker and Celery beat, all on the same database and broker.
 
-    python -m bansugoroku.devserver [HOST [PORT]]     (127.0.0.1 8000)
-    python -m bansugoroku.devserver --site-url HOST PORT
+    python -m bansugoroku.development.devserver [HOST [PORT]]     (127.0.0.1 8000)
+    python -m bansugoroku.development.devserver --site-url HOST PORT
 
 Without DATABASE_URL and CELERY_BROKER_URL that is the embedded PostgreSQL and kombu's
 filesystem transport in `.celery/`, so a fresh machine needs no server of its own.
@@ -23,7 +23,7 @@ Each process runs in a process group of its own, and this one hands each group a
 single SIGINT when Ctrl-C (or SIGTERM) reaches it, or when one of them stops: as a
 terminal would, but once, since a second Ctrl-C makes Celery's worker stop without
 finishing its task. The embedded PostgreSQL, if one is used, stops with the last
-process using it (bansugoroku/embedded_db.py).
+process using it (bansugoroku/development/embedded_db.py).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 from types import FrameType
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parents[2]
 LOCAL = ["localhost", "127.0.0.1", "[::1]"]
 EVERY_INTERFACE = ("0.0.0.0", "::")
 CELERY = [sys.executable, "-m", "celery", "-A", "bansugoroku"]

@@ -19,10 +19,10 @@ from pathlib import Path
 import psutil
 import pytest
 
-from bansugoroku import devserver, embedded_db
+from bansugoroku.development import devserver, embedded_db
 from harness.serving import free_port
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # Never connected to: `check` and `--help` open no connection.
 NO_DATABASE = "postgres://user@127.0.0.1:1/none"
 

@@ -8,7 +8,7 @@ import io
 
 from django.core import mail
 
-from bansugoroku.dev_mail_backend import ConsoleAndFilesBackend
+from bansugoroku.development.mail_backend import ConsoleAndFilesBackend
 
 
 def test_each_message_goes_to_the_console_and_to_an_eml_file_of_its_own(settings, tmp_path):
@@ -35,7 +35,7 @@ def test_each_message_goes_to_the_console_and_to_an_eml_file_of_its_own(settings
 
 
 def test_send_mail_through_it_shows_the_message_and_keeps_a_file(settings, tmp_path, capsys):
-    settings.EMAIL_BACKEND = "bansugoroku.dev_mail_backend.ConsoleAndFilesBackend"
+    settings.EMAIL_BACKEND = "bansugoroku.development.mail_backend.ConsoleAndFilesBackend"
     settings.EMAIL_FILE_PATH = tmp_path
     assert mail.send_mail("Hello", "Welcome", None, ["ben@example.com"]) == 1
     [sent] = tmp_path.iterdir()

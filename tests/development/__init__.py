@@ -1,0 +1,1 @@
+"""Tests of what only development uses: the mail backend, the embedded PostgreSQL, make."""
