@@ -178,7 +178,7 @@ AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "bansugoroku.throttles.client_address"
+AXES_CLIENT_IP_CALLABLE = "bansugoroku.limits.throttles.client_address"
 
 # The pages come in the five languages players may choose (bansugoroku/locales.py).
 # English is the source language of every string; the others' catalogues are the .po
@@ -229,8 +229,8 @@ REST_FRAMEWORK: dict[str, Any] = {
     # Accept: application/problem+json, alone or beside a type, is no reason for 406.
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "bansugoroku.api.negotiation.ProblemTolerantNegotiation",
     "DEFAULT_SCHEMA_CLASS": "bansugoroku.api.schema.AutoSchema",
-    # Per player and per address, counted together (bansugoroku/throttles.py).
-    "DEFAULT_THROTTLE_CLASSES": ["bansugoroku.throttles.RequestRateThrottle"],
+    # Per player and per address, counted together (bansugoroku/limits/throttles.py).
+    "DEFAULT_THROTTLE_CLASSES": ["bansugoroku.limits.throttles.RequestRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "player": env_str("THROTTLE_PLAYER", "1200/min"),
         "address": env_str("THROTTLE_ADDRESS", "6000/min"),
@@ -362,7 +362,7 @@ if BEHIND_HTTPS_PROXY:
 # leaves the client's own header in place.
 REST_FRAMEWORK["NUM_PROXIES"] = env_int("NUM_PROXIES", 0, minimum=0)
 # Every limit per address counts an IPv6 address by its network of this many bits
-# (`bansugoroku.throttles.address_key`): a subscriber is handed a whole /64, and would
+# (`bansugoroku.limits.throttles.address_key`): a subscriber is handed a whole /64, and would
 # otherwise have 2**64 budgets.
 IPV6_LIMIT_PREFIX = env_int("IPV6_LIMIT_PREFIX", 64, minimum=1, maximum=128)
 

@@ -40,7 +40,7 @@ def server_env(database_url: str) -> dict[str, str]:
         "DATABASE_URL": database_url,
         # Far above the load: the benchmark measures the server, not its limits. Per
         # minute, as production counts them: a process takes a hundredth of a limit from
-        # Redis at a time (`bansugoroku.throttles.Leases`), so windows of a second would
+        # Redis at a time (`bansugoroku.limits.throttles.Leases`), so windows of a second would
         # cost a round trip per token each second that production's do not.
         "THROTTLE_PLAYER": "1000000/min",
         "THROTTLE_ADDRESS": "1000000/min",

@@ -50,8 +50,8 @@ def fresh_rate_limits(monkeypatch):
     """Rate-limit counters live in the cache (and in the process while Redis is down),
     with what the process took of them in its leases; each test starts with none spent,
     and with Redis not left alone after a failure."""
-    from bansugoroku import throttles
-    from bansugoroku.throttles import process_counters
+    from bansugoroku.limits import throttles
+    from bansugoroku.limits.throttles import process_counters
 
     monkeypatch.setattr(throttles, "redis_breaker", throttles.RedisBreaker())
     monkeypatch.setattr(throttles, "leases", throttles.Leases())
@@ -93,7 +93,7 @@ def counters(request, settings):
 def throttle_clock(monkeypatch, counters):
     """Rate limits count in fixed windows; the test sets their clock, so that no window
     turns over in the middle of a test."""
-    from bansugoroku.throttles import WindowThrottle
+    from bansugoroku.limits.throttles import WindowThrottle
 
     clock = SimpleNamespace(now=6000.0 + 15)  # 15 s into a minute
     monkeypatch.setattr(WindowThrottle, "timer", lambda self: clock.now)

@@ -1,5 +1,5 @@
 """Mailing an address's confirmation link, within the limits per mailbox and per client
-address that every mail anyone may ask for counts against (`bansugoroku.mail_limits`),
+address that every mail anyone may ask for counts against (`bansugoroku.limits.mail_limits`),
 and one per player."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 
 from bansugoroku.games.models import Player
-from bansugoroku.mail_limits import ConfirmationMailThrottle, mail_wait, mailbox_throttles
+from bansugoroku.limits.mail_limits import ConfirmationMailThrottle, mail_wait, mailbox_throttles
 from notifications import addresses
 
 

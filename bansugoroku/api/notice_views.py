@@ -29,7 +29,7 @@ from bansugoroku.api.notice_serializers import (
 from bansugoroku.api.schema import component
 from bansugoroku.api.views import parse
 from bansugoroku.games.models import Player
-from bansugoroku.mail_limits import mail_wait, mailbox_throttles
+from bansugoroku.limits.mail_limits import mail_wait, mailbox_throttles
 from notifications import addresses, preferences, shapes, sign_in
 from notifications.models import Channel, ConfirmationMail, EmailAddress, Kind, Preferences
 

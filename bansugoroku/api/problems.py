@@ -23,7 +23,7 @@ from rest_framework.views import set_rollback
 from bansugoroku.api.auth import unknown_token_first
 from bansugoroku.api.parsers import PayloadTooLarge
 from bansugoroku.games.errors import ServiceError
-from bansugoroku.throttles import retry_after
+from bansugoroku.limits.throttles import retry_after
 from engine.turn import Reason
 from notifications import errors as notice_errors  # noqa: F401 - its ServiceErrors are problem types too
 

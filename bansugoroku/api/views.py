@@ -37,12 +37,12 @@ from bansugoroku.api.serializers import (
     TableCreateSerializer,
     VersionSerializer,
 )
-from bansugoroku.creation_limits import new_player_wait, new_table_wait
 from bansugoroku.games import selectors, services, shapes
 from bansugoroku.games.models import Player, Table
 from bansugoroku.games.store import Caller
+from bansugoroku.limits.creation_limits import new_player_wait, new_table_wait
+from bansugoroku.limits.throttles import JoinCodeThrottle
 from bansugoroku.locales import preferred_locale
-from bansugoroku.throttles import JoinCodeThrottle
 from engine.game import GameValue
 from engine.rules import Rules
 

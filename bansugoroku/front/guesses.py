@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from bansugoroku.throttles import join_guess_wait
+from bansugoroku.limits.throttles import join_guess_wait
 
 
 def guess_refused(request: HttpRequest) -> HttpResponse | None:

@@ -12,7 +12,6 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.views.decorators.http import require_POST, require_safe
 
-from bansugoroku.creation_limits import new_player_wait, new_table_wait
 from bansugoroku.front import board
 from bansugoroku.front.forms import JoinForm, NewTableForm, PlayerForm, friendly_name
 from bansugoroku.front.guesses import guess_refused
@@ -25,6 +24,7 @@ from bansugoroku.games import selectors, services
 from bansugoroku.games.errors import ServiceError, TableNotFound
 from bansugoroku.games.idle import WARN_DAYS
 from bansugoroku.games.models import Player
+from bansugoroku.limits.creation_limits import new_player_wait, new_table_wait
 from bansugoroku.locales import preferred_locale
 from bansugoroku.vocabulary import seat_holder, your_colour
 from engine.position import Position
@@ -65,7 +65,7 @@ def _player(player: Player | None, form: PlayerForm) -> tuple[Player, str | None
 def _limited(
     request: HttpRequest, wait: int | None, error: ServiceError | None = None
 ) -> HttpResponse:
-    """A new player or table over its limit (`bansugoroku.creation_limits`): 429 with
+    """A new player or table over its limit (`bansugoroku.limits.creation_limits`): 429 with
     the wait, or the error's status (too many tables waiting)."""
     context = {"wait": wait, "error": error}
     response = render(request, "front/limited.html", context, status=error.status if error else 429)

@@ -2,7 +2,7 @@
 (`notifications.sign_in`): the page that asks for it, and the page the link opens.
 
 The first answers the same whether or not a player has the address, and counts against
-the limits of every mail anyone may ask for (`bansugoroku.mail_limits`). Opening the
+the limits of every mail anyone may ask for (`bansugoroku.limits.mail_limits`). Opening the
 link only shows who this browser will play as (the "use on another device" page, with
 who it plays as now); its button (POST) uses the link. The browser then holds the
 player as a device link would leave it (`identity.switch`): with a token of its own,
@@ -27,7 +27,7 @@ from bansugoroku.front.forms import SignInForm, local_path
 from bansugoroku.front.identity import current_player, held_token, switch
 from bansugoroku.front.waiting import waiting_of
 from bansugoroku.games import services
-from bansugoroku.mail_limits import mail_wait, mailbox_throttles
+from bansugoroku.limits.mail_limits import mail_wait, mailbox_throttles
 from notifications import sign_in as links
 from notifications.errors import InvalidToken
 

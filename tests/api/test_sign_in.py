@@ -10,7 +10,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from bansugoroku.mail_limits import ConfirmationMailThrottle
+from bansugoroku.limits.mail_limits import ConfirmationMailThrottle
 from tests.client import Api, check
 from tests.factories import EmailAddressFactory
 from tests.notifications.helpers import send_sign_ins

@@ -50,7 +50,7 @@ def test_an_invitation_link_shows_the_host_and_the_code(client):
 @pytest.mark.django_db
 def test_invitation_pages_count_as_join_guesses(client, monkeypatch):
     """The page tells a real code from a guess, so it shares the join limit per address."""
-    from bansugoroku.throttles import JoinCodeThrottle, WindowThrottle
+    from bansugoroku.limits.throttles import JoinCodeThrottle, WindowThrottle
     from tests.client import Api
 
     monkeypatch.setattr(JoinCodeThrottle, "THROTTLE_RATES", {"join": "5/min"})

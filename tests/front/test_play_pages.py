@@ -182,7 +182,7 @@ def test_joining_a_full_table_looks_like_a_code_with_no_table_to_a_stranger():
 
 
 def test_joining_counts_as_a_join_guess(client, monkeypatch):
-    from bansugoroku.throttles import JoinCodeThrottle
+    from bansugoroku.limits.throttles import JoinCodeThrottle
 
     monkeypatch.setattr(JoinCodeThrottle, "THROTTLE_RATES", {"join": "2/min"})
     answers = [client.post("/join", {"name": "Eve", "code": f"ABCDE{c}"}) for c in "FGH"]

@@ -16,7 +16,7 @@ from django.test import Client
 from bansugoroku.front.identity import COOKIE, KEPT_COOKIE
 from bansugoroku.games import services
 from bansugoroku.games.models import SignedInToken
-from bansugoroku.mail_limits import ConfirmationMailThrottle, MailedAddressesThrottle
+from bansugoroku.limits.mail_limits import ConfirmationMailThrottle, MailedAddressesThrottle
 from notifications import sign_in
 from notifications.addresses import address_suppress
 from notifications.errors import InvalidToken

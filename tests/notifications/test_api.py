@@ -11,7 +11,7 @@ from django.core import mail, signing
 from django.test import Client
 from django.utils import timezone
 
-from bansugoroku.mail_limits import ConfirmationMailThrottle
+from bansugoroku.limits.mail_limits import ConfirmationMailThrottle
 from notifications.models import Preferences
 from notifications.tokens import unsubscribe_token
 from tests.client import Api, check, open_table

@@ -10,7 +10,7 @@ import importlib
 import pytest
 from django.apps import apps
 
-from bansugoroku.mail_limits import MailedAddressesThrottle
+from bansugoroku.limits.mail_limits import MailedAddressesThrottle
 from harness.postmark import FakePostmark
 from notifications.addresses import address_suppress
 from notifications.mailboxes import canonical, mailbox

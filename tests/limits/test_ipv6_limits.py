@@ -10,8 +10,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from bansugoroku.mail_limits import MailedAddressesThrottle
-from bansugoroku.throttles import (
+from bansugoroku.limits.mail_limits import MailedAddressesThrottle
+from bansugoroku.limits.throttles import (
     AddressRateThrottle,
     JoinCodeThrottle,
     NewPlayerThrottle,

@@ -23,7 +23,7 @@ from tests.front.pages import NEW_TABLE, seated_client
 
 
 def test_rate_limits_answer_429_with_retry_after(host, monkeypatch, throttle_clock):
-    from bansugoroku.throttles import PlayerRateThrottle
+    from bansugoroku.limits.throttles import PlayerRateThrottle
 
     monkeypatch.setattr(PlayerRateThrottle, "THROTTLE_RATES", {"player": "3/min"})
     answers = [host.get("players/me") for _ in range(4)]
@@ -40,7 +40,7 @@ def test_a_request_counts_against_its_player_and_its_address_at_once(
 ):
     """Both limits count every request, each in its own window; a request one of them
     refuses is refused, with the longest wait of those that refuse it."""
-    from bansugoroku.throttles import AddressRateThrottle, PlayerRateThrottle
+    from bansugoroku.limits.throttles import AddressRateThrottle, PlayerRateThrottle
 
     monkeypatch.setattr(PlayerRateThrottle, "THROTTLE_RATES", {"player": "3/min"})
     monkeypatch.setattr(AddressRateThrottle, "THROTTLE_RATES", {"address": "5/hour"})
@@ -61,7 +61,7 @@ def test_a_request_counts_against_its_player_and_its_address_at_once(
 def test_each_process_takes_a_hundredth_of_a_busy_limit_at_a_time(
     host, monkeypatch, counters, throttle_clock
 ):
-    from bansugoroku.throttles import PlayerRateThrottle
+    from bansugoroku.limits.throttles import PlayerRateThrottle
 
     monkeypatch.setattr(PlayerRateThrottle, "THROTTLE_RATES", {"player": "1000/min"})
     window = f"throttle_player_{token_hash(host.token)}:{int(throttle_clock.now // 60)}"
@@ -79,8 +79,8 @@ def test_processes_taking_a_limit_in_leases_never_let_more_through(
     """Two web processes, each with its own leases, take turns at random: together they
     let through at most the limit, and at least the limit less what each may hold
     unspent (2 of each lease of 3)."""
-    from bansugoroku import throttles
-    from bansugoroku.throttles import Leases, PlayerRateThrottle
+    from bansugoroku.limits import throttles
+    from bansugoroku.limits.throttles import Leases, PlayerRateThrottle
 
     monkeypatch.setattr(PlayerRateThrottle, "THROTTLE_RATES", {"player": "300/min"})
     processes, rng = [Leases(), Leases()], random.Random(7)
@@ -95,7 +95,7 @@ def test_processes_taking_a_limit_in_leases_never_let_more_through(
 
 
 def test_leases_of_ended_windows_are_forgotten():
-    from bansugoroku.throttles import Leases
+    from bansugoroku.limits.throttles import Leases
 
     leases = Leases()
     for i in range(100):
@@ -107,7 +107,7 @@ def test_leases_of_ended_windows_are_forgotten():
 
 
 def test_guessing_join_codes_is_throttled_per_address(api, monkeypatch, throttle_clock):
-    from bansugoroku.throttles import JoinCodeThrottle
+    from bansugoroku.limits.throttles import JoinCodeThrottle
 
     monkeypatch.setattr(JoinCodeThrottle, "THROTTLE_RATES", {"join": "5/min"})
     guesses = [api.new_player(f"G{i}").post("tables/ABCDEF/join") for i in range(7)]
@@ -118,7 +118,7 @@ def test_guessing_join_codes_is_throttled_per_address(api, monkeypatch, throttle
 def test_a_forged_forwarded_for_header_does_not_escape_the_address_limit(
     api, monkeypatch, throttle_clock
 ):
-    from bansugoroku.throttles import JoinCodeThrottle
+    from bansugoroku.limits.throttles import JoinCodeThrottle
 
     monkeypatch.setattr(JoinCodeThrottle, "THROTTLE_RATES", {"join": "3/min"})
     player = api.new_player("Eve")
@@ -129,7 +129,7 @@ def test_a_forged_forwarded_for_header_does_not_escape_the_address_limit(
 
 
 def test_a_window_counter_counts_and_expires_with_its_window(host, counters, throttle_clock):
-    from bansugoroku.throttles import PlayerRateThrottle
+    from bansugoroku.limits.throttles import PlayerRateThrottle
 
     throttle = PlayerRateThrottle()
     counts = [throttle.count("probe") for _ in range(3)]
@@ -166,7 +166,7 @@ def test_rate_limits_fail_open_while_redis_is_unreachable(host, redis_down, capl
 def test_join_guesses_count_in_the_process_while_redis_is_unreachable(
     api, monkeypatch, redis_down, caplog
 ):
-    from bansugoroku.throttles import JoinCodeThrottle, WindowThrottle
+    from bansugoroku.limits.throttles import JoinCodeThrottle, WindowThrottle
 
     monkeypatch.setattr(WindowThrottle, "timer", lambda self: 6000.0 + 15)
     monkeypatch.setattr(JoinCodeThrottle, "THROTTLE_RATES", {"join": "3/min"})
@@ -235,7 +235,7 @@ def test_after_a_redis_timeout_requests_leave_redis_alone_for_a_while(
     """One request waits for Redis's timeout; those after it answer in milliseconds
     (each used to wait for two timeouts), and join guesses still count in the process,
     until the pause is over and Redis is asked again."""
-    from bansugoroku.throttles import JoinCodeThrottle, RedisBreaker, WindowThrottle
+    from bansugoroku.limits.throttles import JoinCodeThrottle, RedisBreaker, WindowThrottle
 
     monkeypatch.setattr(WindowThrottle, "timer", lambda self: 6000.0 + 15)
     monkeypatch.setattr(JoinCodeThrottle, "THROTTLE_RATES", {"join": "3/min"})
@@ -261,7 +261,7 @@ def test_after_a_redis_timeout_requests_leave_redis_alone_for_a_while(
 def test_players_made_from_one_address_are_limited(api, monkeypatch, throttle_clock):
     """A new token per player buys nothing: the address is counted, through the API and
     the home page's form alike."""
-    from bansugoroku.throttles import NewPlayerThrottle
+    from bansugoroku.limits.throttles import NewPlayerThrottle
 
     monkeypatch.setattr(NewPlayerThrottle, "THROTTLE_RATES", {"new_player": "3/hour"})
     answers = [Api().post("players", {"name": f"P{n}"}) for n in range(4)]
@@ -277,7 +277,7 @@ def test_players_made_from_one_address_are_limited(api, monkeypatch, throttle_cl
 
 
 def test_tables_created_by_one_player_are_limited(host, guest, monkeypatch, throttle_clock):
-    from bansugoroku.throttles import NewTableThrottle
+    from bansugoroku.limits.throttles import NewTableThrottle
 
     monkeypatch.setattr(NewTableThrottle, "THROTTLE_RATES", {"new_table": "3/hour"})
     cpu = {"opponent": "cpu", "cpu_level": "easy"}

@@ -16,7 +16,7 @@ from rest_framework.request import Request
 
 from bansugoroku.games.errors import TooManyOpenTables
 from bansugoroku.games.models import Player, Table, TableState
-from bansugoroku.throttles import NewPlayerThrottle, NewTableThrottle, limit_wait
+from bansugoroku.limits.throttles import NewPlayerThrottle, NewTableThrottle, limit_wait
 
 
 def new_player_wait(request: HttpRequest | Request) -> int | None:

@@ -20,7 +20,12 @@ from django.core.cache import BaseCache, caches
 from django.http import HttpRequest
 from rest_framework.request import Request
 
-from bansugoroku.throttles import AddressRateThrottle, KeyedThrottle, WindowThrottle, limit_wait
+from bansugoroku.limits.throttles import (
+    AddressRateThrottle,
+    KeyedThrottle,
+    WindowThrottle,
+    limit_wait,
+)
 from notifications.mailboxes import mailbox
 
 
