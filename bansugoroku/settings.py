@@ -18,7 +18,6 @@ import orjson
 from corsheaders.defaults import default_headers
 from django.core.exceptions import ImproperlyConfigured
 
-from bansugoroku import log_redaction
 from bansugoroku.env import (
     env_bool,
     env_choice,
@@ -32,6 +31,7 @@ from bansugoroku.env import (
     env_str,
     env_url,
 )
+from bansugoroku.lib import log_redaction
 from bansugoroku.locales import DEFAULT_LOCALE, LOCALE_NAMES
 from notifications.keys import (
     development_vapid_key,
@@ -62,7 +62,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 # Public base URL, used to build links that leave the site (invitations, exports,
 # e-mails) and named in the API schema. Unset in development: links follow the host that
-# served the request (bansugoroku/site.py). With DEBUG off it is needed outside requests
+# served the request (bansugoroku/lib/site.py). With DEBUG off it is needed outside requests
 # too, so it is set or derived from the first of ALLOWED_HOSTS.
 SITE_URL = env_url("SITE_URL")
 if SITE_URL is None and not DEBUG:
@@ -108,7 +108,7 @@ MIDDLEWARE = [
     # The admin's messages, for the pages only (the API shows none).
     "bansugoroku.front.page_messages.PageMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "bansugoroku.site.RequestSiteMiddleware",
+    "bansugoroku.lib.site.RequestSiteMiddleware",
     # Last, as django-axes asks: it answers a locked-out login.
     "axes.middleware.AxesMiddleware",
 ]
@@ -535,7 +535,7 @@ IDLE_SWEEP_BATCH = env_int("IDLE_SWEEP_BATCH", 1000, minimum=1)
 OPEN_TABLES_MAX = env_int("OPEN_TABLES_MAX", 20, minimum=1)
 
 # Every log record of every process is made without the secrets of links in it
-# (bansugoroku/log_redaction.py), whoever configured the logger.
+# (bansugoroku/lib/log_redaction.py), whoever configured the logger.
 log_redaction.install()
 LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"])
 LOGGING = {

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from django.contrib import admin
 from django.http import HttpRequest
 
-from bansugoroku.read_only_admin import ReadOnly
+from bansugoroku.lib.read_only_admin import ReadOnly
 from notifications.mailboxes import mailbox
 from notifications.models import (
     Attempt,

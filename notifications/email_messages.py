@@ -18,7 +18,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from bansugoroku.games.models import Player
-from bansugoroku.site import site_url
+from bansugoroku.lib.site import site_url
 from notifications.content import Content, player_told_apart
 from notifications.tokens import unsubscribe_token
 

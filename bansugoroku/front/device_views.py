@@ -22,7 +22,7 @@ from bansugoroku.games import selectors
 from bansugoroku.games.models import Player
 from bansugoroku.games.player_tokens import token_hash
 from bansugoroku.games.queries import player_by_token_hash
-from bansugoroku.site import site_url
+from bansugoroku.lib.site import site_url
 
 
 @require_POST

@@ -11,7 +11,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from bansugoroku.games.models import Event, Game, Player, Seat, Table, Turn
-from bansugoroku.read_only_admin import ReadOnly
+from bansugoroku.lib.read_only_admin import ReadOnly
 
 
 @admin.register(Player)

@@ -18,7 +18,7 @@ from bansugoroku.games.store import (
     note_seen,
     seat_of,
 )
-from bansugoroku.site import site_url
+from bansugoroku.lib.site import site_url
 from engine.game import GameValue
 from engine.names import point_name, roll_name, spoken_roll
 from engine.notation import format_play, marked_hits, position_id

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from bansugoroku.site import DEVELOPMENT_URL, site_url
+from bansugoroku.lib.site import DEVELOPMENT_URL, site_url
 from tests.production_settings import PRODUCTION_ENV, load_settings, run_python
 
 LAN_HOST = "192.168.1.23:8000"

@@ -19,7 +19,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from bansugoroku.celery import app
 from bansugoroku.front import devices
 from bansugoroku.games.player_tokens import token_hash
-from bansugoroku.secret_links import REDACTED, SecretConverter, redact
+from bansugoroku.lib.secret_links import REDACTED, SecretConverter, redact
 from harness.postmark import FakePostmark
 from harness.serving import HOST, PROCFILE_WEB, gunicorn
 from notifications.tokens import confirm_token, unsubscribe_token

@@ -1,7 +1,7 @@
 """No secret of a link in any log line: every record every logger of the process makes
 (the web process's access and error logs, gunicorn's and tornado's; Django's request
 warnings; Celery's worker and beat, their tasks' arguments and results) passes through
-`bansugoroku.secret_links.redact` when it is made, its traceback too.
+`bansugoroku.lib.secret_links.redact` when it is made, its traceback too.
 
 A record factory rather than a filter: gunicorn and Celery configure handlers of their
 own, which a filter in Django's LOGGING would not reach.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bansugoroku.secret_links import redact
+from bansugoroku.lib.secret_links import redact
 
 _made_by = logging.getLogRecordFactory()
 
