@@ -46,7 +46,7 @@ from bansugoroku.games import selectors, services
 from bansugoroku.games.errors import IllegalMove, ServiceError
 from bansugoroku.games.models import Table
 from bansugoroku.games.outbox import send_quietly
-from bansugoroku.vocabulary import notation_read, play_text
+from bansugoroku.games.vocabulary import notation_read, play_text
 from engine.notation import NotationError, format_play, parse_play
 from engine.plays import Move, legal_plays
 from notifications import reply_tokens

@@ -71,7 +71,7 @@ PointKind = Literal["In", "Out", "their Out", "their In"]
 def point_place(point: int) -> tuple[PointKind, int]:
     """A point 1-24 as its owner names it: the kind of point and its number. The engine's
     messages write it in English (`point_name`); the pages translate the kind
-    (`bansugoroku.vocabulary`), so the numbering lives here alone.
+    (`bansugoroku.games.vocabulary`), so the numbering lives here alone.
 
     >>> [point_place(p) for p in (3, 8, 13, 24)]
     [('In', 3), ('Out', 5), ('their Out', 1), ('their In', 1)]

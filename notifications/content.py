@@ -23,8 +23,8 @@ from django.utils.translation import ngettext
 
 from bansugoroku.games import payloads, selectors
 from bansugoroku.games.models import Event, Player, Seat, TableState
+from bansugoroku.games.vocabulary import play_text, seat_holder
 from bansugoroku.lib.site import site_url
-from bansugoroku.vocabulary import play_text, seat_holder
 from engine.names import roll_name
 from engine.notation import format_play, mirror_play
 from engine.plays import legal_plays

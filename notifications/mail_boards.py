@@ -25,7 +25,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from bansugoroku.vocabulary import THEIR_BAR, THEIR_OFF, point_name
+from bansugoroku.games.vocabulary import THEIR_BAR, THEIR_OFF, point_name
 from engine.position import BAR, OFF
 
 SHOWN = 5

@@ -93,7 +93,7 @@ def test_catalogues_compile_in_python_when_stale(tmp_path):
 
 
 def test_no_two_strings_differ_only_in_their_placeholders():
-    """The same words are one msgid, named once (`bansugoroku.vocabulary`): "In %(number)d"
+    """The same words are one msgid, named once (`bansugoroku.games.vocabulary`): "In %(number)d"
     and "In %(n)s" were two, translated apart ("gegnerisches Außen 1", "Gegner-Außen 1").
     A context says the same words mean something else: `off` in a play's notation."""
     seen: dict[tuple[str, str], str] = {}

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from bansugoroku.vocabulary import THEIR_BAR, THEIR_OFF, point_name
+from bansugoroku.games.vocabulary import THEIR_BAR, THEIR_OFF, point_name
 from engine.position import BAR, OFF
 
 ROW = 44  # a point's height, as is every tray's: the least a finger needs

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from bansugoroku.display_names import MAX_LENGTH, refused_characters
 from bansugoroku.games.models import CpuLevel
-from bansugoroku.vocabulary import cpu_choice, cpu_level_name
+from bansugoroku.games.vocabulary import cpu_choice, cpu_level_name
 from engine.rules import Finish, Muji, Start
 from notifications.mailboxes import NotAnAddress, canonical
 

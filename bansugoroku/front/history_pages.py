@@ -24,7 +24,7 @@ from bansugoroku.games.errors import GameNotFound, NoReview, ReviewPending, Tabl
 from bansugoroku.games.models import Game, Player, Table
 from bansugoroku.games.selectors import position_json, table_for_player
 from bansugoroku.games.store import seat_of
-from bansugoroku.vocabulary import WIN_NAMES, play_text, points_won, position_text, seat_name
+from bansugoroku.games.vocabulary import WIN_NAMES, play_text, points_won, position_text, seat_name
 from engine.position import Position
 from engine.rules import WinKind
 

@@ -33,7 +33,7 @@ from bansugoroku.front.notice_pages import notices_context
 from bansugoroku.front.waits import closing_words, wait_words
 from bansugoroku.games import selectors, services
 from bansugoroku.games.models import Player
-from bansugoroku.vocabulary import seat_holder, table_status
+from bansugoroku.games.vocabulary import seat_holder, table_status
 from notifications.sign_in import mailed_links_revoke
 
 

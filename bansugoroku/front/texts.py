@@ -1,6 +1,6 @@
 """Every sentence the table page's script shows or announces, translated on the server
 and handed to the script in the page (a JSON block), so the script holds no English.
-The names in them (the points, the CPU, a free seat) come from `bansugoroku.vocabulary`.
+The names in them (the points, the CPU, a free seat) come from `bansugoroku.games.vocabulary`.
 
 `%(name)s`-style placeholders are filled in by the script, as gettext's own are."""
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from bansugoroku import vocabulary
+from bansugoroku.games import vocabulary
 from bansugoroku.games.models import CpuLevel
-from bansugoroku.vocabulary import WIN_NAMES
+from bansugoroku.games.vocabulary import WIN_NAMES
 from engine.position import BAR, OFF
 
 TABLE_TEXTS: dict[str, Promise] = {

@@ -19,8 +19,8 @@ from bansugoroku.games.history import dice_secrets, turn_json
 from bansugoroku.games.models import Game, GameState, Player, Seat, Turn
 from bansugoroku.games.selectors import rules_json
 from bansugoroku.games.store import seat_of
+from bansugoroku.games.vocabulary import seat_holder
 from bansugoroku.lib.site import site_url
-from bansugoroku.vocabulary import seat_holder
 from engine.side import Side
 
 EXPORT_FORMAT: Final = "bansugoroku-game"

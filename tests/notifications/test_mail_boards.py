@@ -14,7 +14,7 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from bansugoroku.vocabulary import THEIR_BAR, THEIR_OFF, point_name
+from bansugoroku.games.vocabulary import THEIR_BAR, THEIR_OFF, point_name
 from engine.position import BAR, OFF, Position
 from notifications.mail_boards import BLACK, COLUMN, WHITE, html_board, text_board
 from tests.front.browsers import needs_chromium, shoot

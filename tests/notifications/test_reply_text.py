@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from bansugoroku.vocabulary import notation_read
+from bansugoroku.games.vocabulary import notation_read
 from notifications.reply_text import html_text, move_line
 
 ORIGINAL = "Hello Aiko,\n\nYour move is awaited:\nTable K7P2QX, against Ben.\n"

@@ -1,6 +1,6 @@
 """Players read one name for each thing wherever they look: the CPU is "CPU (Normal)" on
 the table page, in their tables, in a game's history, in its export and in a notice,
-all named by `bansugoroku.vocabulary`."""
+all named by `bansugoroku.games.vocabulary`."""
 
 from __future__ import annotations
 
@@ -9,10 +9,9 @@ from typing import Any
 from django.test import Client
 from django.utils import translation
 
-from bansugoroku import vocabulary
 from bansugoroku.front.identity import COOKIE
 from bansugoroku.front.texts import table_texts
-from bansugoroku.games import services
+from bansugoroku.games import services, vocabulary
 from bansugoroku.games.models import CpuLevel, Event
 from notifications import content
 from tests.client import Api
