@@ -94,7 +94,7 @@ MIDDLEWARE = [
     # First, so that every answer under /api/, errors included, carries its CORS headers.
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "bansugoroku.content_policy.ContentSecurityPolicyMiddleware",
+    "bansugoroku.runtime.content_policy.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages are no-store unless the installed app keeps them (front/page_caching.py).
     "bansugoroku.front.page_caching.PageCachingMiddleware",
@@ -155,7 +155,7 @@ if env_bool("DATABASE_PREPARED_STATEMENTS", default=True):
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured("DATABASE_URL must point to PostgreSQL (postgres://...).")
 # Django's backend, with a health check that asks the socket before the server.
-DATABASES["default"]["ENGINE"] = "bansugoroku.postgresql"
+DATABASES["default"]["ENGINE"] = "bansugoroku.runtime.postgresql"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -484,7 +484,7 @@ if CELERY_BROKER_URL == "filesystem://":
         "control_folder": str(BASE_DIR / ".celery" / "control"),
     }
 if CELERY_BROKER_URL and CELERY_BROKER_URL.startswith("redis://"):
-    CELERY_BROKER_TRANSPORT = "bansugoroku.broker:Transport"  # one Redis client per channel
+    CELERY_BROKER_TRANSPORT = "bansugoroku.runtime.broker:Transport"  # one Redis client per channel
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True

@@ -20,7 +20,12 @@ ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 
 # The Procfile's `web`, with WEB_CONCURRENCY=3.
-PROCFILE_WEB = ["--worker-class", "bansugoroku.tornado_worker.TornadoWorker", "--workers", "3"]
+PROCFILE_WEB = [
+    "--worker-class",
+    "bansugoroku.runtime.tornado_worker.TornadoWorker",
+    "--workers",
+    "3",
+]
 
 
 def free_port() -> int:

@@ -24,9 +24,9 @@ from typing import Any
 from django.db import transaction
 from django.utils.module_loading import import_string
 
-from bansugoroku import courier
 from bansugoroku.games import payloads
 from bansugoroku.games.models import ClosedReason, Event, EventKind, Seat
+from bansugoroku.runtime import courier
 
 DELIVER = "games.deliver_events"
 DELIVER_MANY = "games.deliver_events_of_tables"

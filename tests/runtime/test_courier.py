@@ -1,4 +1,4 @@
-"""Tasks sent by `bansugoroku.courier` are the messages Celery's `send_task` sends, on
+"""Tasks sent by `bansugoroku.runtime.courier` are the messages Celery's `send_task` sends, on
 the broker the tests run with (Redis in CI, else kombu's in-memory one)."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from kombu import Connection
 from kombu.exceptions import OperationalError
 from kombu.simple import SimpleQueue
 
-from bansugoroku import courier
 from bansugoroku.celery import app
+from bansugoroku.runtime import courier
 
 ASSIGNED = {"id", "root_id", "origin"}
 """What differs from one message to the next: the task's id (the root of a task sent

@@ -1,4 +1,4 @@
-"""The connection's health check (bansugoroku.postgresql): no round trip while the
+"""The connection's health check (bansugoroku.runtime.postgresql): no round trip while the
 connection is well, and a connection the server ended is found out and replaced."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def last_query(pid: int) -> str:
 
 def test_the_backend_is_ours():
     assert connection.vendor == "postgresql"
-    assert connection.settings_dict["ENGINE"] == "bansugoroku.postgresql"
+    assert connection.settings_dict["ENGINE"] == "bansugoroku.runtime.postgresql"
     assert connection.health_check_enabled
 
 
@@ -62,7 +62,7 @@ def test_timestamps_are_read_by_psycopg_own_loader_in_django_utc():
     """The compiled loader gives what Django's own gives: aware, in `timezone.utc`."""
     from django.db.backends.postgresql.psycopg_any import BaseTzLoader
 
-    from bansugoroku.postgresql.base import TIMESTAMPTZ_OID, UtcTimestamptzLoader
+    from bansugoroku.runtime.postgresql.base import TIMESTAMPTZ_OID, UtcTimestamptzLoader
 
     texts = ["2026-06-01 12:00:00+02", "1999-12-31 23:59:59.999999-08", "2027-03-28 01:30:00+00"]
     with connection.cursor() as cursor:

@@ -1,0 +1,1 @@
+"""Tests of the framework adapters: the courier and broker channel, the PostgreSQL backend, the tornado worker."""
