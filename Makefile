@@ -34,7 +34,7 @@ $(STAMP): pyproject.toml uv.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 	$(BIN)/uv sync --frozen --no-dev --inexact
-	$(BIN)/python -m bansugoroku.translations
+	$(BIN)/python -m bansugoroku.lib.translations
 	touch $@
 
 # Older than $(STAMP) once the lock changed: synced again, with every group.

@@ -32,7 +32,7 @@ from bansugoroku.env import (
     env_url,
 )
 from bansugoroku.lib import log_redaction
-from bansugoroku.locales import DEFAULT_LOCALE, LOCALE_NAMES
+from bansugoroku.players.locales import DEFAULT_LOCALE, LOCALE_NAMES
 from notifications.keys import (
     development_vapid_key,
     fcm_service_account,
@@ -180,9 +180,9 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "bansugoroku.limits.throttles.client_address"
 
-# The pages come in the five languages players may choose (bansugoroku/locales.py).
+# The pages come in the five languages players may choose (bansugoroku/players/locales.py).
 # English is the source language of every string; the others' catalogues are the .po
-# files under locale/, compiled to .mo when stale by `bansugoroku.translations`.
+# files under locale/, compiled to .mo when stale by `bansugoroku.lib.translations`.
 LANGUAGE_CODE = DEFAULT_LOCALE
 LANGUAGES = list(LOCALE_NAMES.items())
 LOCALE_PATHS = [BASE_DIR / "locale"]

@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
-from bansugoroku.translations import LOCALE_DIR, compile_messages, stale_catalogues
+from bansugoroku.lib.translations import LOCALE_DIR, compile_messages, stale_catalogues
 
 TRANSLATED = [code for code, _ in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
 """English is the source language: its strings are the msgids."""

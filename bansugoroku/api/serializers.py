@@ -13,9 +13,9 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from bansugoroku.display_names import MAX_LENGTH, refused_characters
 from bansugoroku.games.models import CpuLevel
-from bansugoroku.locales import LOCALE_NAMES
+from bansugoroku.players.display_names import MAX_LENGTH, refused_characters
+from bansugoroku.players.locales import LOCALE_NAMES
 from engine.rules import Finish, Muji, Start
 from notifications.mailboxes import NotAnAddress, canonical
 

@@ -42,7 +42,7 @@ from bansugoroku.games.models import Player, Table
 from bansugoroku.games.store import Caller
 from bansugoroku.limits.creation_limits import new_player_wait, new_table_wait
 from bansugoroku.limits.throttles import JoinCodeThrottle
-from bansugoroku.locales import preferred_locale
+from bansugoroku.players.locales import preferred_locale
 from engine.game import GameValue
 from engine.rules import Rules
 

@@ -10,7 +10,7 @@ class FrontConfig(AppConfig):
 
     def ready(self) -> None:
         # Before any request reads a catalogue: a .po edited or pulled since the last
-        # start is compiled now (bansugoroku/translations.py).
-        from bansugoroku.translations import compile_messages
+        # start is compiled now (bansugoroku/lib/translations.py).
+        from bansugoroku.lib.translations import compile_messages
 
         compile_messages()

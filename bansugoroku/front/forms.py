@@ -14,9 +14,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from bansugoroku.display_names import MAX_LENGTH, refused_characters
 from bansugoroku.games.models import CpuLevel
 from bansugoroku.games.vocabulary import cpu_choice, cpu_level_name
+from bansugoroku.players.display_names import MAX_LENGTH, refused_characters
 from engine.rules import Finish, Muji, Start
 from notifications.mailboxes import NotAnAddress, canonical
 

@@ -26,7 +26,7 @@ from bansugoroku.games.idle import WARN_DAYS
 from bansugoroku.games.models import Player
 from bansugoroku.games.vocabulary import seat_holder, your_colour
 from bansugoroku.limits.creation_limits import new_player_wait, new_table_wait
-from bansugoroku.locales import preferred_locale
+from bansugoroku.players.locales import preferred_locale
 from engine.position import Position
 from engine.rules import Rules
 

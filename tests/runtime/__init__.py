@@ -1,1 +1,2 @@
-"""Tests of the framework adapters: the courier and broker channel, the PostgreSQL backend, the tornado worker."""
+"""Tests of the framework adapters: the courier and broker channel, the PostgreSQL
+backend."""

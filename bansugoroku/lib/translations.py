@@ -16,7 +16,7 @@ from pathlib import Path
 
 import polib
 
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
 
 
 def stale_catalogues(locale_dir: Path = LOCALE_DIR) -> list[Path]:
