@@ -33,7 +33,7 @@ from bansugoroku.env import (
 )
 from bansugoroku.lib import log_redaction
 from bansugoroku.players.locales import DEFAULT_LOCALE, LOCALE_NAMES
-from notifications.keys import (
+from notifications.channels.keys import (
     development_vapid_key,
     fcm_service_account,
     parse_vapid_key,
@@ -390,7 +390,7 @@ NOTICE_SEND_TIMEOUT = env_duration(
 EMAIL_TIMEOUT = NOTICE_SEND_TIMEOUT.total_seconds()
 ANYMAIL = env_prefixed("ANYMAIL_") | {"REQUESTS_TIMEOUT": EMAIL_TIMEOUT}
 
-# Playing by replying to a "your turn" e-mail (bansugoroku/mail_play.py): on once mail to
+# Playing by replying to a "your turn" e-mail (notifications/replies/play.py): on once mail to
 # play+<token>@INBOUND_DOMAIN reaches INBOUND_PROVIDER's inbound webhook (by default the
 # provider mail is sent through), behind ANYMAIL_WEBHOOK_SECRET. A reply address works
 # once, until REPLY_TOKEN_MAX_AGE after its mail was written.
@@ -403,7 +403,7 @@ REPLY_TOKEN_MAX_AGE = env_duration(
 # The webhook keeps a mail for the worker to read and refuses one past INBOUND_MAX_BYTES
 # with a 413 (a reply is a line and the quoted "your turn" mail, some 30 KB; 512 KiB). A reply is
 # played only when the receiving server vouches for its From line's domain
-# (notifications/mail_auth.py): by the topmost Received-SPF or X-Spam-Tests header, as
+# (notifications/replies/sender_auth.py): by the topmost Received-SPF or X-Spam-Tests header, as
 # Postmark writes them, or by Authentication-Results headers of INBOUND_AUTHSERV_IDS.
 INBOUND_MAX_BYTES = env_int("INBOUND_MAX_BYTES", 512 * 1024, minimum=1024, maximum=2_000_000)
 INBOUND_AUTHSERV_IDS = env_list("INBOUND_AUTHSERV_IDS")
@@ -489,7 +489,7 @@ CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Tasks outside the apps' own tasks modules, which the worker finds by itself.
-CELERY_IMPORTS = ["bansugoroku.mail_play"]
+CELERY_IMPORTS = ["notifications.replies.play"]
 # The CPU's turn is a message only: one lost (the broker down when the events were
 # delivered, or the worker killed while playing it, as Celery acknowledges a message
 # before running its task) is queued again once nothing changed at the table for this

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from bansugoroku.mail_play import inbound_webhook
+from notifications.replies.play import inbound_webhook
 from notifications.webhooks import tracking_webhook
 
 urlpatterns = [
@@ -17,7 +17,7 @@ urlpatterns = [
     # provider's and only behind its secret: notifications.webhooks.
     path("anymail/<str:esp>/tracking/", tracking_webhook, name="tracking-webhook"),
     # Replies to "your turn" e-mails, which play the move they hold, only while the site
-    # receives mail and only behind the same secret: bansugoroku.mail_play.
+    # receives mail and only behind the same secret: notifications.replies.play.
     path("anymail/<str:esp>/inbound/", inbound_webhook, name="inbound-webhook"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up script as a file of its own, so the

@@ -1,7 +1,7 @@
 """What a reply's HTML costs to read, built to cost the most: `make bench-inbound`.
 
 For each hostile body (the inbound tests' kinds) at growing sizes, the CPU time of
-`notifications.reply_text.html_text` (libxml2, through lxml) next to the standard
+`notifications.replies.text.html_text` (libxml2, through lxml) next to the standard
 library's `HTMLParser` it replaced, fed the same body, and next to a plain reply of the
 same size read in the same run: the reference, so that the figures compare across days
 on machines whose speed drifts. The old parser is given the small sizes only: it is
@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from html.parser import HTMLParser
 
-from notifications.reply_text import html_text
+from notifications.replies.text import html_text
 
 KINDS = {
     "comments": "<!--",

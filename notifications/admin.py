@@ -12,7 +12,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from bansugoroku.lib.read_only_admin import ReadOnly
-from notifications.mailboxes import mailbox
+from notifications.consent.mailboxes import mailbox
 from notifications.models import (
     Attempt,
     DeviceToken,

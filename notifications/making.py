@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from django.utils import timezone
 
 from bansugoroku.games.models import Event, EventKind, Seat
-from notifications.channels import SENDERS
+from notifications.channels.registry import SENDERS
 from notifications.models import (
     Channel,
     DeviceToken,

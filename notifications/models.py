@@ -220,7 +220,7 @@ class Suppression(models.Model):
     """An address no mail goes to: it bounced, its owner complained, or it failed."""
 
     address = models.EmailField(max_length=254, unique=True)
-    """The mailbox (`notifications.mailboxes.mailbox`): lower-cased, IDNA domain, no
+    """The mailbox (`notifications.consent.mailboxes.mailbox`): lower-cased, IDNA domain, no
     +tag, so that it stands for every spelling of the address."""
     reason = models.CharField(max_length=12, choices=SuppressionReason.choices)
     detail = models.TextField(blank=True)
@@ -343,7 +343,7 @@ class InboundOutcome(models.TextChoices):
     to each other for ever."""
     UNAUTHENTICATED = "unauthenticated"
     """The receiving server does not vouch for the From line's domain (no passing SPF,
-    DKIM or DMARC aligned with it: `notifications.mail_auth`): anyone may have written
+    DKIM or DMARC aligned with it: `notifications.replies.sender_auth`): anyone may have written
     it, so it is neither played nor answered."""
     PENDING = "pending"
     """Stored by the webhook, not read yet: the worker reads it (`mail_play.read_inbound`)."""

@@ -1,5 +1,5 @@
 """The mail providers anymail has webhooks for, and their views: tracking (bounces,
-complaints, `notifications.webhooks`) and inbound (replies, `bansugoroku.mail_play`)."""
+complaints, `notifications.webhooks`) and inbound (replies, `notifications.replies.play`)."""
 
 from __future__ import annotations
 

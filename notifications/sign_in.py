@@ -29,9 +29,9 @@ from django.utils import timezone
 from bansugoroku.games.models import Player
 from bansugoroku.games.outbox import send_quietly
 from bansugoroku.games.player_tokens import token_hash
-from notifications.addresses import is_suppressed
-from notifications.email_messages import sign_in_email
+from notifications.consent.addresses import is_suppressed
 from notifications.errors import InvalidToken
+from notifications.mails.messages import sign_in_email
 from notifications.models import EmailAddress, ReplyToken, SignInLink
 
 SEND_SIGN_IN = "notifications.send_sign_in"

@@ -1,7 +1,7 @@
 """Celery tasks of the notices: send one, the periodic pick-up of those due, and an
 address's confirmation mail (`addresses.send_confirmation`, queued by `email_set`), and
 a sign-in mail (`sign_in.send_sign_in`, queued by `sign_in.queue_sign_in`), and the
-answer to a reply that plays a move by mail (`reply_mails.send_answer`).
+answer to a reply that plays a move by mail (`answers.send_answer`).
 
 `games.deliver_events` makes the notices in its own transaction (`outbox_notices`, a
 reader of the games' outbox, registered in the app's `ready`) and queues
@@ -20,8 +20,11 @@ from django.db import transaction
 
 from bansugoroku.games.models import Event
 from bansugoroku.games.outbox import send_quietly
-from notifications import addresses, reply_mails, sending, sign_in
+from notifications import sign_in
+from notifications.channels import sending
+from notifications.consent import addresses
 from notifications.making import make_notices
+from notifications.replies import answers
 
 SEND = "notifications.send"
 
@@ -65,6 +68,6 @@ def queue_send(notice_id: int) -> None:
     send_quietly(SEND, (notice_id,), "notice %s waits for send_due", notice_id)
 
 
-@shared_task(name=reply_mails.SEND_ANSWER, ignore_result=True)
+@shared_task(name=answers.SEND_ANSWER, ignore_result=True)
 def send_answer(player_id: int, code: str, answer: str, written: str) -> str:
-    return reply_mails.send_answer(player_id, code, answer, written)
+    return answers.send_answer(player_id, code, answer, written)

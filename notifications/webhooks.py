@@ -1,6 +1,6 @@
 """The mail provider's tracking webhook: an address that bounced, or whose owner
 complained, gets no more mail. And how a provider's webhook is run (`run_webhook`),
-for it and for the inbound webhook of replies (`bansugoroku.mail_play`).
+for it and for the inbound webhook of replies (`notifications.replies.play`).
 
 Only one route is served, `/anymail/<esp>/tracking/` for the provider EMAIL_BACKEND
 sends through, and only while ANYMAIL_WEBHOOK_SECRET is set: anymail's own views check
@@ -23,7 +23,7 @@ from django.core import checks
 from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from notifications.addresses import address_suppress
+from notifications.consent.addresses import address_suppress
 from notifications.models import SuppressionReason
 from notifications.providers import TRACKING_VIEWS, webhook_secret_set
 

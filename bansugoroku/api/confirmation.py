@@ -9,7 +9,7 @@ from rest_framework.request import Request
 
 from bansugoroku.games.models import Player
 from bansugoroku.limits.mail_limits import ConfirmationMailThrottle, mail_wait, mailbox_throttles
-from notifications import addresses
+from notifications.consent import addresses
 
 
 def mail_confirmation(request: Request, player: Player, address: str | None) -> None:

@@ -30,7 +30,8 @@ from bansugoroku.api.schema import component
 from bansugoroku.api.views import parse
 from bansugoroku.games.models import Player
 from bansugoroku.limits.mail_limits import mail_wait, mailbox_throttles
-from notifications import addresses, preferences, shapes, sign_in
+from notifications import shapes, sign_in
+from notifications.consent import addresses, preferences
 from notifications.models import Channel, ConfirmationMail, EmailAddress, Kind, Preferences
 
 

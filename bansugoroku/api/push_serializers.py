@@ -23,7 +23,7 @@ from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 from bansugoroku.api.serializers import StrictSerializer, Text
-from notifications.keys import b64url, b64url_decode
+from notifications.channels.keys import b64url, b64url_decode
 from notifications.models import Platform
 
 LOOPBACK_NAMES = ("localhost", "ip6-localhost")

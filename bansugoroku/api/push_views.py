@@ -23,7 +23,7 @@ from bansugoroku.api.push_serializers import (
 from bansugoroku.api.schema import component
 from bansugoroku.api.views import parse
 from bansugoroku.games.shapes import DateTime, Doc, Format, OneOf
-from notifications import subscriptions
+from notifications.consent import subscriptions
 from notifications.errors import PushOff
 from notifications.models import DeviceToken, Platform, PushSubscription
 

@@ -17,7 +17,7 @@ from bansugoroku.games.models import CpuLevel
 from bansugoroku.players.display_names import MAX_LENGTH, refused_characters
 from bansugoroku.players.locales import LOCALE_NAMES
 from engine.rules import Finish, Muji, Start
-from notifications.mailboxes import NotAnAddress, canonical
+from notifications.consent.mailboxes import NotAnAddress, canonical
 
 
 class StrictSerializer(serializers.Serializer[Any]):
@@ -101,7 +101,7 @@ class PlayerCreateSerializer(StrictSerializer):
 
 
 class Address(serializers.EmailField):
-    """An address as `notifications.mailboxes.canonical` writes it, so that every
+    """An address as `notifications.consent.mailboxes.canonical` writes it, so that every
     spelling of one mailbox is stored, mailed and counted alike."""
 
     def to_internal_value(self, data: Any) -> str:

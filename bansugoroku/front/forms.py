@@ -18,7 +18,7 @@ from bansugoroku.games.models import CpuLevel
 from bansugoroku.games.vocabulary import cpu_choice, cpu_level_name
 from bansugoroku.players.display_names import MAX_LENGTH, refused_characters
 from engine.rules import Finish, Muji, Start
-from notifications.mailboxes import NotAnAddress, canonical
+from notifications.consent.mailboxes import NotAnAddress, canonical
 
 
 class NameField(forms.CharField):
@@ -161,7 +161,7 @@ MAX_NEXT = 200
 
 class SignInForm(forms.Form):
     """The address to mail sign-in links to, in the form a player's address is stored in
-    (`notifications.mailboxes.canonical`), so the worker finds it as it was set; and the
+    (`notifications.consent.mailboxes.canonical`), so the worker finds it as it was set; and the
     page the links land on (`next`, a table's), dropped unless a path of this site."""
 
     email = forms.CharField(label=_("Your e-mail address"), max_length=254)

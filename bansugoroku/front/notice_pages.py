@@ -24,10 +24,11 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django_stubs_ext import StrPromise
 
 from bansugoroku.games.models import Player
-from notifications import addresses, preferences, reply_tokens
+from notifications.consent import addresses, preferences
+from notifications.consent.tokens import read_confirm_token
 from notifications.errors import InvalidToken, NoAddress
 from notifications.models import Channel, EmailAddress, EmailMode, Kind
-from notifications.tokens import read_confirm_token
+from notifications.replies import tokens as reply_tokens
 
 KINDS: dict[str, StrPromise] = {
     Kind.YOUR_TURN: _("Your turn"),
@@ -60,7 +61,7 @@ def modes() -> dict[str, str]:
 
 def looking_text() -> str:
     """Why a turn's notice may come minutes after the move: the looking window
-    (`notifications.sending`), said where the pace is chosen."""
+    (`notifications.channels.sending`), said where the pace is chosen."""
     window: timedelta = settings.NOTICE_LOOKING_WINDOW
     if not window:
         return ""

@@ -1,7 +1,7 @@
 """The limits on the mails anyone may ask for: an address's confirmation link and a
 sign-in link, counted together per mailbox and per client address.
 
-The mailbox (`notifications.mailboxes.mailbox`) is what is counted, not the address as
+The mailbox (`notifications.consent.mailboxes.mailbox`) is what is counted, not the address as
 typed: every spelling of one inbox, and every `+tag` of it, shares one count. Its hourly
 limit bounds a burst, its daily cap a slow drip from many players; the limit per client
 address bounds how many inboxes one sender can reach at all, whatever players it makes.
@@ -26,7 +26,7 @@ from bansugoroku.limits.throttles import (
     WindowThrottle,
     limit_wait,
 )
-from notifications.mailboxes import mailbox
+from notifications.consent.mailboxes import mailbox
 
 
 class ConfirmationMailThrottle(KeyedThrottle):

@@ -1,12 +1,12 @@
 """Suppressions were kept as the address was typed, lower-cased; they are kept by
-mailbox now (`notifications.mailboxes.mailbox`), so that no spelling of a suppressed
+mailbox now (`notifications.consent.mailboxes.mailbox`), so that no spelling of a suppressed
 address gets mail. Rows that name one mailbox become one, the oldest kept."""
 
 from typing import Any
 
 from django.db import migrations
 
-from notifications.mailboxes import mailbox
+from notifications.consent.mailboxes import mailbox
 
 
 def by_mailbox(apps: Any, schema_editor: Any) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness.serving import HOST, PROCFILE_WEB, gunicorn
-from notifications.tokens import confirm_token, unsubscribe_token
+from notifications.consent.tokens import confirm_token, unsubscribe_token
 from tests.processes import process_env
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]

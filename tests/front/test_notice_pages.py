@@ -17,8 +17,8 @@ from django.test import Client
 from django.utils import timezone
 
 from bansugoroku.games.models import Player
+from notifications.consent.tokens import unsubscribe_token
 from notifications.models import EmailAddress, Preferences
-from notifications.tokens import unsubscribe_token
 from tests.client import Api
 from tests.factories import EmailAddressFactory
 from tests.front.pages import browser, page

@@ -18,7 +18,7 @@ from bansugoroku.games import services
 from bansugoroku.games.models import SignedInToken
 from bansugoroku.limits.mail_limits import ConfirmationMailThrottle, MailedAddressesThrottle
 from notifications import sign_in
-from notifications.addresses import address_suppress
+from notifications.consent.addresses import address_suppress
 from notifications.errors import InvalidToken
 from notifications.models import SignInLink, SuppressionReason
 from tests.factories import (

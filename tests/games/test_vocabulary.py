@@ -13,7 +13,7 @@ from bansugoroku.front.identity import COOKIE
 from bansugoroku.front.texts import table_texts
 from bansugoroku.games import services, vocabulary
 from bansugoroku.games.models import CpuLevel, Event
-from notifications import content
+from notifications.mails import content
 from tests.client import Api
 from tests.factories import PlayerFactory, TableFactory
 from tests.front.browsers import needs_chromium

@@ -12,7 +12,7 @@ from bansugoroku.celery import app
 from bansugoroku.games.models import Player, Seat, Table
 from bansugoroku.games.tasks import deliver_events
 from notifications.models import ConfirmationMail, EmailAddress, Notice
-from notifications.reply_mails import SEND_ANSWER
+from notifications.replies.answers import SEND_ANSWER
 from notifications.sign_in import SEND_SIGN_IN
 from notifications.tasks import send_answer, send_confirmation, send_sign_in
 from tests.client import Api

@@ -10,7 +10,7 @@ from bansugoroku.games.store import load_table
 from engine.notation import format_play
 from engine.plays import legal_plays
 from harness.postmark import FakePostmark, Received
-from notifications import sending
+from notifications.channels import sending
 from notifications.models import Kind
 from tests.factories import EmailAddressFactory, GameFactory, PlayerFactory
 from tests.notifications.helpers import deliver, unseen

@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from bansugoroku.games.models import Seat
-from notifications import sending
+from notifications.channels import sending
 from tests.client import open_table
 from tests.factories import GameFactory, PlayerFactory
 from tests.notifications.helpers import deliver, notice, unseen

@@ -11,7 +11,7 @@ import time_machine
 from django.utils import timezone
 
 from bansugoroku.games import idle, services
-from notifications import sending
+from notifications.channels import sending
 from notifications.models import Notice
 from tests.factories import GameFactory, PlayerFactory
 from tests.notifications.helpers import deliver, notice

@@ -22,7 +22,7 @@ from bansugoroku.games.player_tokens import token_hash
 from bansugoroku.lib.secret_links import REDACTED, SecretConverter, redact
 from harness.postmark import FakePostmark
 from harness.serving import HOST, PROCFILE_WEB, gunicorn
-from notifications.tokens import confirm_token, unsubscribe_token
+from notifications.consent.tokens import confirm_token, unsubscribe_token
 from tests.factories import (
     DeviceTokenFactory,
     EmailAddressFactory,

@@ -9,8 +9,8 @@ from django.test import Client
 from bansugoroku.front.identity import COOKIE
 from bansugoroku.games import services
 from bansugoroku.games.models import Player
-from bansugoroku.mail_play import read_pending
 from notifications.models import InboundMail
+from notifications.replies.play import read_pending
 from tests.notifications.inbound import PATH, basic, inbound
 from tests.notifications.replying import AIKO, new_game, plays, turn_mail, version
 

@@ -17,7 +17,7 @@ from bansugoroku.celery import app
 from bansugoroku.games.models import Player
 from harness.postmark import FakePostmark
 from harness.workers import worker_processes
-from notifications.addresses import address_suppress
+from notifications.consent.addresses import address_suppress
 from notifications.models import (
     Attempt,
     ConfirmationMail,
@@ -120,7 +120,7 @@ def test_a_broker_that_is_down_leaves_the_confirmation_mail_failed():
     """A process whose broker is a closed port sets an address: it is kept, and its
     mail shows as failed, for the player to send again."""
     script = (
-        "from bansugoroku.games import services; from notifications import addresses;"
+        "from bansugoroku.games import services; from notifications.consent import addresses;"
         "player, _ = services.player_create(name='Aiko');"
         "addresses.email_set(player=player, address='aiko@example.com')"
     )

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from notifications.keys import new_vapid_key, raw_private_key, raw_public_key
+from notifications.channels.keys import new_vapid_key, raw_private_key, raw_public_key
 
 
 class Command(BaseCommand):

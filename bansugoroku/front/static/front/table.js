@@ -425,7 +425,7 @@ function statusText() {
 
 // The opponent's play as this player's board numbers the points (25 - n: the state's
 // notation is in the mover's numbering), with `bar` and `off` in the reader's language,
-// as the mails write it (`notifications.content.play_seen`); the API keeps the machine's.
+// as the mails write it (`notifications.mails.content.play_seen`); the API keeps the machine's.
 function playText(notation) {
   return notation
     .replace(/\d+/g, (point) => String(25 - Number(point)))

@@ -9,9 +9,9 @@ import pytest
 from django.conf import settings
 
 from bansugoroku.games.models import Player
+from notifications.channels.push import reachable, send_to_player
 from notifications.errors import PermanentError, TransientError
 from notifications.models import PushSubscription
-from notifications.push import reachable, send_to_player
 from tests.factories import PlayerFactory
 from tests.notifications.loopback import Reply, loopback_server
 from tests.notifications.push_service import Browser, check_vapid

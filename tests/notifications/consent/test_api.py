@@ -12,8 +12,8 @@ from django.test import Client
 from django.utils import timezone
 
 from bansugoroku.limits.mail_limits import ConfirmationMailThrottle
+from notifications.consent.tokens import unsubscribe_token
 from notifications.models import Preferences
-from notifications.tokens import unsubscribe_token
 from tests.client import Api, check, open_table
 from tests.notifications.helpers import confirmation_token, confirmed_address, send_confirmations
 

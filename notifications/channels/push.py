@@ -1,5 +1,6 @@
 """Push notices to every browser and app a player registered: Web Push to browsers
-(`notifications.webpush`), Firebase Cloud Messaging to the mobile apps (`notifications.fcm`).
+(`notifications.channels.webpush`), Firebase Cloud Messaging to the mobile apps
+(`notifications.channels.fcm`).
 
 A channel this server has no key for (Web Push without VAPID_PRIVATE_KEY, FCM without
 FCM_CREDENTIALS) is off: its registrations are left alone, neither tried nor counted as
@@ -15,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 
-from notifications import fcm, webpush
+from notifications.channels import fcm, webpush
 from notifications.errors import PermanentError, TransientError
 from notifications.models import DeviceToken, PushSubscription
 

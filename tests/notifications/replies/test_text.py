@@ -7,7 +7,7 @@ import pytest
 from django.utils import translation
 
 from bansugoroku.games.vocabulary import notation_read
-from notifications.reply_text import html_text, move_line
+from notifications.replies.text import html_text, move_line
 
 ORIGINAL = "Hello Aiko,\n\nYour move is awaited:\nTable K7P2QX, against Ben.\n"
 

@@ -12,8 +12,8 @@ from django.apps import apps
 
 from bansugoroku.limits.mail_limits import MailedAddressesThrottle
 from harness.postmark import FakePostmark
-from notifications.addresses import address_suppress
-from notifications.mailboxes import canonical, mailbox
+from notifications.consent.addresses import address_suppress
+from notifications.consent.mailboxes import canonical, mailbox
 from notifications.models import Suppression, SuppressionReason
 from tests.client import Api
 from tests.notifications.helpers import send_confirmations

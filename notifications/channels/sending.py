@@ -40,11 +40,12 @@ from django.utils import timezone
 
 from bansugoroku.games import payloads
 from bansugoroku.games.models import Seat
-from notifications import content, push
-from notifications.addresses import is_suppressed
-from notifications.channels import SENDERS, Recipient
+from notifications.channels import push
+from notifications.channels.registry import SENDERS, Recipient
+from notifications.consent.addresses import is_suppressed
+from notifications.consent.mailboxes import mailbox
 from notifications.errors import DeliveryError, PermanentError
-from notifications.mailboxes import mailbox
+from notifications.mails import content
 from notifications.models import (
     Attempt,
     AttemptOutcome,

@@ -1,5 +1,5 @@
 """The reply address of a "your turn" e-mail: `play+<token>@INBOUND_DOMAIN`, one per
-table the mail lists, so that a reply plays that table's turn (`bansugoroku.mail_play`).
+table the mail lists, so that a reply plays that table's turn (`notifications.replies.play`).
 
 The token is 120 random bits in lower-case base 32, which survives mail systems that
 fold the case of addresses; only its SHA-256 is stored (`ReplyToken`), so a copy of the

@@ -15,7 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.test import Client
 
-from notifications.keys import (
+from notifications.channels.keys import (
     development_vapid_key,
     fcm_service_account,
     new_vapid_key,

@@ -16,7 +16,7 @@ from django.utils import translation
 
 from bansugoroku.games.vocabulary import THEIR_BAR, THEIR_OFF, point_name
 from engine.position import BAR, OFF, Position
-from notifications.mail_boards import BLACK, COLUMN, WHITE, html_board, text_board
+from notifications.mails.boards import BLACK, COLUMN, WHITE, html_board, text_board
 from tests.front.browsers import needs_chromium, shoot
 
 

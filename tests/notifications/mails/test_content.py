@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from bansugoroku.games import services
 from bansugoroku.games.models import Event, Turn
-from notifications import content
+from notifications.mails import content
 from tests.factories import GameFactory, PlayerFactory, TurnFactory
 from tests.notifications.helpers import deliver
 

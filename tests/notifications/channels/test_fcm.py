@@ -13,9 +13,9 @@ from datetime import timedelta
 import pytest
 
 from bansugoroku.games.models import Player
+from notifications.channels.push import reachable, send_to_player
 from notifications.errors import PermanentError, TransientError
 from notifications.models import DeviceToken, PushSubscription
-from notifications.push import reachable, send_to_player
 from tests.factories import DeviceTokenFactory, PlayerFactory
 from tests.notifications.fcm_service import SEND_PATH, UNREGISTERED, Google
 from tests.notifications.loopback import Received, Reply, loopback_server

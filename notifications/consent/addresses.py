@@ -1,7 +1,7 @@
 """A player's e-mail address: set (a confirmation mail goes out), confirmed by the
 signed link's token, suppressed when it bounces or its owner complains.
 
-Suppression is by mailbox (`notifications.mailboxes.mailbox`), so no spelling of a
+Suppression is by mailbox (`notifications.consent.mailboxes.mailbox`), so no spelling of a
 suppressed address gets mail. Whoever sets one must not learn that it is suppressed,
 neither from the answer nor from how long it took: so the request only stores the
 address and queues its confirmation mail, and the worker decides (`send_confirmation`)
@@ -21,11 +21,11 @@ from django.utils import timezone
 
 from bansugoroku.games.models import Player
 from bansugoroku.games.outbox import send_quietly
-from notifications.email_messages import confirmation_email
+from notifications.consent.mailboxes import mailbox
+from notifications.consent.tokens import confirm_token, read_confirm_token
 from notifications.errors import InvalidToken, NoAddress
-from notifications.mailboxes import mailbox
+from notifications.mails.messages import confirmation_email
 from notifications.models import ConfirmationMail, EmailAddress, Suppression, SuppressionReason
-from notifications.tokens import confirm_token, read_confirm_token
 
 SEND_CONFIRMATION = "notifications.send_confirmation"
 

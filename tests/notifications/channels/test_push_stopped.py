@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bansugoroku.games.models import Player, Table
-from notifications import sending
+from notifications.channels import sending
 from notifications.models import Preferences
 from tests.client import Api
 from tests.factories import DeviceTokenFactory, GameFactory, NoticeFactory, PlayerFactory

@@ -9,9 +9,9 @@ from django.utils.crypto import constant_time_compare
 
 from bansugoroku.games.errors import TableNotFound
 from bansugoroku.games.models import Player, Seat
+from notifications.consent.tokens import address_tag, read_unsubscribe_token
 from notifications.errors import InvalidToken
 from notifications.models import Channel, EmailAddress, Kind, Preferences, TableMute
-from notifications.tokens import address_tag, read_unsubscribe_token
 
 
 def preferences_of(player: Player) -> Preferences:

@@ -13,10 +13,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.test import Client
 
-from bansugoroku.mail_play import read_inbound
 from harness.serving import HOST, PROCFILE_WEB, gunicorn
-from notifications.mail_auth import authentic
 from notifications.models import InboundMail
+from notifications.replies.play import read_inbound
+from notifications.replies.sender_auth import authentic
 from tests.notifications.helpers import send_answers
 from tests.notifications.inbound import PATH, SECRET, basic, inbound, received_spf
 from tests.notifications.replying import AIKO, new_game, plays, turn_mail, version

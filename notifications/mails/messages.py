@@ -19,8 +19,8 @@ from django.utils.translation import gettext as _
 
 from bansugoroku.games.models import Player
 from bansugoroku.lib.site import site_url
-from notifications.content import Content, player_told_apart
-from notifications.tokens import unsubscribe_token
+from notifications.consent.tokens import unsubscribe_token
+from notifications.mails.content import Content, player_told_apart
 
 
 def unsubscribe_urls(player_id: int, kind: str, address: str) -> tuple[str, str]:

@@ -22,9 +22,9 @@ from django.utils.translation import ngettext
 from bansugoroku.games import selectors
 from bansugoroku.games.errors import TableNotFound
 from bansugoroku.games.models import Player, Table
-from notifications import reply_tokens
-from notifications.addresses import is_suppressed
-from notifications.content import (
+from notifications.consent.addresses import is_suppressed
+from notifications.consent.preferences import preferences_of
+from notifications.mails.content import (
     Content,
     TableLine,
     dice_text,
@@ -33,9 +33,9 @@ from notifications.content import (
     table_url,
     turn_board,
 )
-from notifications.email_messages import answer_email
+from notifications.mails.messages import answer_email
 from notifications.models import EmailAddress
-from notifications.preferences import preferences_of
+from notifications.replies import tokens as reply_tokens
 
 SEND_ANSWER = "notifications.send_answer"
 PLAYS_LISTED = 16

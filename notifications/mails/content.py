@@ -29,9 +29,10 @@ from engine.names import roll_name
 from engine.notation import format_play, mirror_play
 from engine.plays import legal_plays
 from engine.turn import TurnInProgress
-from notifications import mail_boards, reply_tokens
+from notifications.consent.preferences import preferences_of
+from notifications.mails import boards
 from notifications.models import Kind, TableMute
-from notifications.preferences import preferences_of
+from notifications.replies import tokens as reply_tokens
 
 
 @dataclass(frozen=True)
@@ -214,8 +215,8 @@ def turn_board(seat: Seat, turn: TurnInProgress) -> Board:
     points, bar, off = list(position.points), list(position.bar), list(position.off)
     colors = (seat.number, 1 - seat.number)
     return Board(
-        mail_boards.html_board(points, bar, off, colors),
-        mail_boards.text_board(points, bar, off, colors),
+        boards.html_board(points, bar, off, colors),
+        boards.text_board(points, bar, off, colors),
     )
 
 

@@ -1,6 +1,6 @@
 """Playing a turn by replying to its "your turn" e-mail.
 
-The mail provider posts each mail sent to a reply address (`notifications.reply_tokens`)
+The mail provider posts each mail sent to a reply address (`notifications.replies.tokens`)
 to its inbound webhook, `/anymail/<esp>/inbound/`. The route exists only while the site
 receives mail (`reply_tokens.inbound_provider`: an inbound domain and the webhook's
 secret set), and anymail's view checks that basic-auth secret on every post. The webhook
@@ -8,17 +8,17 @@ reads nothing of the mail: it keeps the post as it came (`InboundMail`, bounded 
 INBOUND_MAX_BYTES) and answers, so no mail, however it is built, holds the web process.
 The worker reads it (`read_inbound`, queued on commit; `read_pending` every minute for
 what was lost on the way): anymail parses it in the provider's own format, and the text
-is read (`notifications.reply_text`, linear in its size) before any row is locked.
+is read (`notifications.replies.text`, linear in its size) before any row is locked.
 
 A reply plays a move only when its token is one we mailed, unused and unexpired, the
-receiving server vouches for the sender's domain (`notifications.mail_auth`), and the
+receiving server vouches for the sender's domain (`notifications.replies.sender_auth`), and the
 sender is the token's player's confirmed address (as a mailbox: any case, Gmail's
 dots). The first line the player wrote is the move, in the notation and numbering the
 mail showed, or `ok` for a forced play. It goes through the same service as a move on
 the page, at the table version the mail showed, with the token's row locked: a mail
 posted twice, a second reply or a forwarded copy finds the token used, or the table
 moved on, and never moves twice. The player gets an answer by mail
-(`notifications.reply_mails`): played, or why not. A mail whose token is unknown, from
+(`notifications.replies.answers`): played, or why not. A mail whose token is unknown, from
 another sender, unauthenticated, unreadable or sent by a program (an out-of-office
 notice) gets no answer (a reply to a forged sender would be backscatter, and two robots
 could answer each other for ever); each is counted in the admin (`InboundMail`). No
@@ -49,14 +49,14 @@ from bansugoroku.games.outbox import send_quietly
 from bansugoroku.games.vocabulary import notation_read, play_text
 from engine.notation import NotationError, format_play, parse_play
 from engine.plays import Move, legal_plays
-from notifications import reply_tokens
-from notifications.mail_auth import authentic
-from notifications.mailboxes import mailbox
+from notifications.consent.mailboxes import mailbox
+from notifications.consent.preferences import preferences_of
 from notifications.models import EmailAddress, InboundMail, InboundOutcome, ReplyToken
-from notifications.preferences import preferences_of
 from notifications.providers import INBOUND_VIEWS
-from notifications.reply_mails import SEND_ANSWER, Answer
-from notifications.reply_text import move_line
+from notifications.replies import tokens as reply_tokens
+from notifications.replies.answers import SEND_ANSWER, Answer
+from notifications.replies.sender_auth import authentic
+from notifications.replies.text import move_line
 from notifications.webhooks import events_in, refusal
 
 _FORCED = {"ok", "okay"}

@@ -16,13 +16,13 @@ from django.utils import timezone
 
 from bansugoroku.games import services
 from bansugoroku.games.models import Game, Player
-from bansugoroku.mail_play import read_inbound, read_pending
 from engine.notation import mirror_play, parse_play, position_id
 from engine.side import Side
 from harness.postmark import Received
-from notifications.content import your_turn
-from notifications.email_messages import notice_email
+from notifications.mails.content import your_turn
+from notifications.mails.messages import notice_email
 from notifications.models import InboundMail, Kind, Notice, ReplyToken
+from notifications.replies.play import read_inbound, read_pending
 from tests.engine.helpers import make
 from tests.factories import EmailAddressFactory, GameFactory, PlayerFactory, PreferencesFactory
 from tests.notifications.helpers import deliver, send_answers, unseen

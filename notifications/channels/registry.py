@@ -3,7 +3,7 @@
 A sender takes the notice's recipient and what it says, and returns once the provider
 has accepted it; it raises `TransientError` or `PermanentError` (notifications.errors)
 otherwise. Push goes to every browser (Web Push) and app install (FCM) the player
-registered, through `notifications.push`.
+registered, through `notifications.channels.push`.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from anymail.exceptions import AnymailRecipientsRefused
 
 from bansugoroku.games import selectors
 from bansugoroku.games.models import Player
-from notifications import push
-from notifications.content import Content, table_url
-from notifications.email_messages import notice_email
+from notifications.channels import push
 from notifications.errors import PermanentError, TransientError
+from notifications.mails.content import Content, table_url
+from notifications.mails.messages import notice_email
 from notifications.models import Channel
 
 

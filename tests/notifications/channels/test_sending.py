@@ -15,8 +15,9 @@ from django.utils import timezone
 from bansugoroku.games import services
 from bansugoroku.games.models import Seat
 from engine.names import roll_name
-from notifications import content, sending
-from notifications.channels import Recipient, push_sender
+from notifications.channels import sending
+from notifications.channels.registry import Recipient, push_sender
+from notifications.mails import content
 from notifications.making import make_notices
 from notifications.models import (
     Attempt,

@@ -20,7 +20,7 @@ from bansugoroku.games import services
 from bansugoroku.games.models import Event
 from bansugoroku.games.tasks import relay_events
 from harness.workers import worker_processes
-from notifications import sending
+from notifications.channels import sending
 from notifications.models import Attempt, Notice, default_kinds
 from notifications.tasks import send_due
 from tests.client import Api
