@@ -95,7 +95,7 @@ icons: install-dev
 	$(BIN)/python -m harness.icons
 
 bench: install-dev
-	$(BIN)/python -m engine.bench
+	$(BIN)/python -m engine.tools.bench
 
 # The CPU levels against each other and the baselines: a quick look, 100 games a pair.
 CPU_GAMES := 100

@@ -1,1 +1,1 @@
-"""Benchmarks of the running service (the engine's own is `engine.bench`)."""
+"""Benchmarks of the running service (the engine's own is `engine.tools.bench`)."""

@@ -1,3 +1,3 @@
-from engine.cli import main
+from engine.tools.cli import main
 
 raise SystemExit(main())

@@ -2,7 +2,7 @@
 
 A worker computes it once, when the game ends (the outbox's `game_reviews` reader queues
 `games.review_game`), and stores it in a `GameReview` row that the history then reads:
-reviewing a game takes a second or more of the engine (`engine.review`), too much for
+reviewing a game takes a second or more of the engine (`engine.cpu.review`), too much for
 each page view. Storing is idempotent: a second delivery of the game's end finds the row
 and computes nothing, and two at once store one (the row's key is the game).
 """
@@ -16,10 +16,10 @@ from django.db.models import QuerySet
 
 from bansugoroku.games.models import ClosedReason, Game, GameReview, GameState
 from bansugoroku.games.payloads import ReviewedPlay
+from engine.cpu.review import review_play
 from engine.notation import format_play, parse_position_id, position_id
 from engine.plays import apply_moves
 from engine.position import Position
-from engine.review import review_play
 from engine.side import Side
 
 log = logging.getLogger(__name__)

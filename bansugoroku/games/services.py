@@ -46,7 +46,7 @@ from bansugoroku.games.models import (
 )
 from bansugoroku.games.player_tokens import new_token, token_hash
 from bansugoroku.games.store import CODE_ALPHABET, CODE_LENGTH, Caller, lock_seat
-from engine import cpu
+from engine.cpu import levels
 from engine.dice import seed_commitment
 from engine.game import GameError, GameValue, Roller, Step
 from engine.notation import position_id
@@ -262,7 +262,8 @@ def cpu_move(*, code: str, game_number: int, turn_number: int) -> Change | None:
             return None
         value = store.game_value(table, game)
         rng = random.Random(secrets.randbits(64))
-        moves = cpu.choose(value.turn.position, value.dice, table.rules, cpu.Level(seat.cpu), rng)
+        level = levels.Level(seat.cpu)
+        moves = levels.choose(value.turn.position, value.dice, table.rules, level, rng)
         return _step(table, game, value.play(seat.side, moves, store.roller(game)), now)
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from engine.cpu.selfplay import random_game
 from engine.dice import SeededDice
 from engine.notation import position_id
 from engine.rules import Finish, Muji, Rules
-from engine.selfplay import random_game
 from engine.side import Side
 from tests.engine import reference
 

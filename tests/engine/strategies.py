@@ -7,10 +7,10 @@ from functools import lru_cache
 
 from hypothesis import strategies as st
 
+from engine.cpu.selfplay import GameRecord, random_game
 from engine.dice import SeededDice
 from engine.position import Position
 from engine.rules import ALL_RULES, Rules
-from engine.selfplay import GameRecord, random_game
 from engine.side import Side
 
 rules = st.sampled_from(ALL_RULES)

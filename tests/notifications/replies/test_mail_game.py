@@ -14,7 +14,7 @@ from bansugoroku.celery import app
 from bansugoroku.games import selectors
 from bansugoroku.games.models import Game, Seat
 from bansugoroku.games.store import load_table
-from engine import cpu
+from engine.cpu import levels
 from engine.notation import format_play
 from harness.postmark import FakePostmark, Received
 from harness.workers import worker_processes
@@ -50,7 +50,7 @@ def chosen_play(mail: Received, rng: random.Random) -> str:
     seat = next(s for s in table.seats.all() if s.player.name == player)
     turn = selectors.turn_to_play(table, seat)
     assert turn is not None, f"{player} got a turn mail out of turn"
-    moves = cpu.choose(turn.position, turn.dice, turn.rules, cpu.Level.EASY, rng)
+    moves = levels.choose(turn.position, turn.dice, turn.rules, levels.Level.EASY, rng)
     return format_play(turn.position, moves)
 
 

@@ -6,7 +6,7 @@
   variant (below), then looks one roll ahead for the few best candidates: for each of
   the opponent's 21 rolls (a double moves twice) it assumes the opponent's best reply by
   the same evaluation, and keeps the candidate whose average outcome is best.
-- `Level.HARD` plays by a network that taught itself by self-play (`engine.hard`).
+- `Level.HARD` plays by a network that taught itself by self-play (`engine.cpu.hard`).
 - `Level.EASY` scores with a short-sighted evaluation (the race and made points only: it
   does not see its blots' danger) and adds noise, so it plays plausible moves a
   beginner can beat.
@@ -55,7 +55,7 @@ def choose(
     if level is Level.HARD:
         # Imported here: numpy costs most of the command line's start-up, and `legal`,
         # Easy and Normal never need it.
-        from engine.hard import hard_play
+        from engine.cpu.hard import hard_play
 
         return hard_play(position, dice, rules).moves
     return best_play(position, dice, rules).moves

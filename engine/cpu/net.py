@@ -10,7 +10,7 @@ It estimates, for the side about to roll, the chances that
 
 so `equity` (the points it expects to win, -3 to 3) includes the bigger wins, as the
 game review must. Playing needs only this module, the features and numpy: the weights
-come from an .npz file that `engine.train` writes.
+come from an .npz file that `engine.cpu.train` writes.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from engine.features import COUNT
+from engine.cpu.features import COUNT
 
 Array = npt.NDArray[np.float64]
 OUTPUTS = 5

@@ -1,8 +1,8 @@
 """Teach the Hard level by self-play with TD(lambda), as TD-Gammon learned backgammon.
 
-    python -m engine.train [--games N] [--seed S] [--out PATH] [--resume]
+    python -m engine.cpu.train [--games N] [--seed S] [--out PATH] [--resume]
 
-The network (`engine.net`) plays both sides, choosing each play as Hard does (the
+The network (`engine.cpu.net`) plays both sides, choosing each play as Hard does (the
 position it leaves that the opponent likes least). After each game it learns from the
 game's positions, each seen by its side to roll: the target of a position is the
 lambda-return of the estimates that followed it, the last one the result itself (who
@@ -36,11 +36,11 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.baselines import pips_to_go
-from engine.features import Features, encode, position_row
-from engine.hard import WEIGHTS, hard_play, play_values
-from engine.match import play_match, player
-from engine.net import Array, Net, swap
+from engine.cpu.baselines import pips_to_go
+from engine.cpu.features import Features, encode, position_row
+from engine.cpu.hard import WEIGHTS, hard_play, play_values
+from engine.cpu.match import play_match, player
+from engine.cpu.net import Array, Net, swap
 from engine.plays import Move, board_of, legal_outcomes, position_after
 from engine.position import Position
 from engine.rules import Finish, Muji, Rules
@@ -207,7 +207,7 @@ def train(args: argparse.Namespace, command: str, log: Callable[[str], None]) ->
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m engine.train",
+        prog="python -m engine.cpu.train",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -224,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval-games", type=int, default=100)
     parser.add_argument("--progress-every", type=int, default=500)
     argv = sys.argv[1:] if argv is None else argv
-    command = shlex.join(["python", "-m", "engine.train", *argv])
+    command = shlex.join(["python", "-m", "engine.cpu.train", *argv])
     train(parser.parse_args(argv), command, lambda line: print(line, flush=True))
     return 0
 

@@ -16,12 +16,12 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import IO, Any
 
-from engine.cpu import Level, choose
-from engine.match import PLAYERS, Chooser, play_match, player, report
+from engine.cpu.levels import Level, choose
+from engine.cpu.match import PLAYERS, Chooser, play_match, player, report
+from engine.cpu.selfplay import selfplay
 from engine.plays import Outcome, board_of, legal_outcomes
 from engine.position import BAR, OFF, Position
 from engine.rules import Finish, Muji, Rules, Start
-from engine.selfplay import selfplay
 
 
 class RequestError(ValueError):
@@ -86,7 +86,7 @@ def _plays_json(position: Position, outcomes: list[Outcome]) -> str:
     `json.dumps`' layout (", " between items, ": " after keys). A play changes only
     the points its moves touch, so each board's text is the starting board's with
     those points rewritten. This costs half what building dicts for `json.dumps` did;
-    `tests/engine/test_cli_answers.py` holds the text to `json.dumps`' byte for byte.
+    `tests/engine/tools/test_cli_answers.py` holds the text to `json.dumps`' byte for byte.
     """
     start = [str(n) for n in board_of(position)]
     off = position.off[1]

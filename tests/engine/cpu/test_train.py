@@ -7,9 +7,9 @@ import random
 import numpy as np
 import pytest
 
-from engine.net import Net
+from engine.cpu.net import Net
+from engine.cpu.train import learn, main, self_play
 from engine.rules import Finish, Muji, Rules
-from engine.train import learn, main, self_play
 
 
 def test_a_game_ends_with_its_result_for_the_last_side_to_roll():
@@ -45,7 +45,7 @@ def test_a_tiny_run_saves_resumes_and_gives_the_same_net_as_one_never_stopped(tm
 
     first = run("stopped", 2)
     with np.load(tmp_path / "stopped.npz") as weights:
-        assert str(weights["command"]).startswith("python -m engine.train --games 2 --seed 7")
+        assert str(weights["command"]).startswith("python -m engine.cpu.train --games 2 --seed 7")
     assert int(first["games"]) == 2 and first["curve"].shape == (1, 5)
     resumed = run("stopped", 3, "--resume")
     assert int(resumed["games"]) == 3 and resumed["curve"].shape == (2, 5)

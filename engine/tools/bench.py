@@ -1,4 +1,4 @@
-"""Benchmark of legal-play generation: `python -m engine.bench` (or `make bench`).
+"""Benchmark of legal-play generation: `python -m engine.tools.bench` (or `make bench`).
 
 Measures `legal_plays` over a fixed, seeded set of middle-game positions (turns 10 to
 60 of seeded random games, each with a seeded roll) and prints positions per second and
@@ -25,13 +25,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.cli import answer
+from engine.cpu.selfplay import random_game
 from engine.dice import SeededDice, roll
 from engine.plays import legal_plays
 from engine.position import Position
 from engine.rules import ALL_RULES, Finish, Rules
-from engine.selfplay import random_game
 from engine.side import Side
+from engine.tools.cli import answer
 
 
 def middle_game_positions(
@@ -100,7 +100,7 @@ def through_pipe(lines: list[str], rounds: int) -> list[float]:
     buffers are too small to hold all the requests or all the answers.
     """
     command = [sys.executable, "-m", "engine", "legal"]
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     with subprocess.Popen(
         command, cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     ) as process:
@@ -135,7 +135,7 @@ def report(label: str, times: list[float], count: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m engine.tools.bench", description=__doc__)
     parser.add_argument("--positions", type=int, default=5000)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--seed", type=int, default=2026)

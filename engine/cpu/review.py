@@ -2,8 +2,8 @@
 
 For a position, the dice and the house rules, every legal play gets Hard's estimate of
 what it is worth to its mover: the points they expect to win from there, -3 to 3, the
-bigger wins included under `muji: bigger` (`engine.net.equity`). A play that wins is
-worth exactly its points. The others are estimated as Hard plays (`engine.hard`): the
+bigger wins included under `muji: bigger` (`engine.cpu.net.equity`). A play that wins is
+worth exactly its points. The others are estimated as Hard plays (`engine.cpu.hard`): the
 network's first estimate, and the average after the opponent's best reply for the plays
 Hard compares and for the one played, so the played play and Hard's own are measured
 alike. The loss of the played play is how much less it is worth than Hard's choice; a
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.hard import estimates, stored_net
-from engine.net import Net
+from engine.cpu.hard import estimates, stored_net
+from engine.cpu.net import Net
 from engine.plays import Move, Play, apply_moves, board_of, legal_outcomes
 from engine.position import Position
 from engine.rules import Rules

@@ -151,7 +151,7 @@ def test_legal_easy_and_normal_start_without_numpy(command, level):
     """numpy's import was most of the command line's start-up; only Hard needs it."""
     line = {"position": START, "dice": [3, 1]} | ({"level": level} if level else {})
     answer, modules = imported(command, line)
-    assert "engine.cli" in modules and "numpy" not in modules
+    assert "engine.tools.cli" in modules and "numpy" not in modules
     assert "plays" in answer or answer["moves"]
 
 

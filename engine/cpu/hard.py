@@ -1,11 +1,11 @@
 """The Hard level: the play whose position the learned network likes best.
 
 Each legal play's position is seen from the opponent, who rolls next, and the network
-(`engine.net`, trained by `engine.train`) estimates the points they expect from there.
+(`engine.cpu.net`, trained by `engine.cpu.train`) estimates the points they expect from there.
 Hard then looks one roll ahead for the few plays the network likes best, as Normal does:
 for each of the opponent's 21 rolls it finds the reply the network likes best for them,
 and makes the play whose average over the rolls leaves them the least. A winning play
-is taken first, the one worth most. The weights are `engine/weights/hard.npz`, loaded
+is taken first, the one worth most. The weights are `engine/cpu/weights/hard.npz`, loaded
 once; numpy is all it needs.
 """
 
@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.cpu.features import Features, encode, rows_after
+from engine.cpu.net import Array, Net, equity
 from engine.dice import ROLLS
-from engine.features import Features, encode, rows_after
-from engine.net import Array, Net, equity
 from engine.plays import Outcome, Play, legal_outcomes, position_after
 from engine.position import Position
 from engine.rules import Rules

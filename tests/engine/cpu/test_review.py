@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.hard import hard_play, reply_value, stored_net
+from engine.cpu.hard import hard_play, reply_value, stored_net
+from engine.cpu.review import NotAPlay, review_play
 from engine.plays import legal_outcomes
 from engine.position import Position
-from engine.review import NotAPlay, review_play
 from engine.rules import ALL_RULES, Finish, Muji, Rules
 from tests.engine.helpers import make
 

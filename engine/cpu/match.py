@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.baselines import pipcount_play, pipsafe_play
-from engine.cpu import Level, best_play, choose
+from engine.cpu.baselines import pipcount_play, pipsafe_play
+from engine.cpu.levels import Level, best_play, choose
 from engine.dice import SeededDice, roll
 from engine.game import Ending, GameValue
 from engine.plays import Move, legal_plays

@@ -4,7 +4,7 @@
 wrote for it (then a blank line): from seeded random games, and a few made by hand,
 to cover entering from the bar, passes, single-die plays, bearing off and wins of
 every value and house rule, plus bad lines. `slow_answer` below is the obvious way to
-answer a request, kept so that the fast path in `engine.cli` is checked against it
+answer a request, kept so that the fast path in `engine.tools.cli` is checked against it
 over the benchmark's mixed requests (another seed).
 """
 
@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import cli
-from engine.bench import mixed_cases, request_line
 from engine.plays import apply_moves, legal_plays
 from engine.position import Position
 from engine.rules import Finish, Rules
+from engine.tools import cli
+from engine.tools.bench import mixed_cases, request_line
 
 ANSWERS = Path(__file__).with_name("cli_answers.txt")
 

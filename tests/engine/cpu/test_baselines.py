@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.baselines import exposed, pipcount_play, pipsafe_play
+from engine.cpu.baselines import exposed, pipcount_play, pipsafe_play
 from engine.plays import legal_outcomes, legal_plays
 from engine.position import Position
 from engine.rules import Finish, Muji, Rules

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import bench
+from engine.tools import bench
 
 pytestmark = pytest.mark.slow
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cpu import Level, best_play, choose, evaluate
+from engine.cpu.levels import Level, best_play, choose, evaluate
 from engine.plays import board_of, legal_plays
 from engine.position import Position
 from engine.rules import ALL_RULES, Finish, Muji, Rules

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.features import COUNT, encode, position_row, rows_after
-from engine.hard import CANDIDATES, hard_play, play_values, reply_value, stored_net
-from engine.net import equity, swap
+from engine.cpu.features import COUNT, encode, position_row, rows_after
+from engine.cpu.hard import CANDIDATES, hard_play, play_values, reply_value, stored_net
+from engine.cpu.net import equity, swap
 from engine.plays import Outcome, board_of, legal_outcomes, legal_plays, position_after
 from engine.position import Position
 from engine.rules import ALL_RULES, Finish, Muji, Rules

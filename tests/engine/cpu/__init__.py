@@ -1,0 +1,1 @@
+"""Tests of engine/cpu/: the levels, the Hard network, training, matches, reviews."""

@@ -1,0 +1,1 @@
+"""Tests of engine/tools/: the command line and the benchmark."""
