@@ -313,22 +313,13 @@ def player_by_token_hash(token_hash: str) -> Player | None:
 
 
 def save(
-    updates: Sequence[tuple[models.Model, Sequence[str]]],
-    inserts: Sequence[models.Model] = (),
-    *,
-    unless_moved_on: dict[str, Any] | None = None,
-) -> bool:
+    updates: Sequence[tuple[models.Model, Sequence[str]]], inserts: Sequence[models.Model] = ()
+) -> None:
     """Write one change in one statement: INSERT the new rows `inserts` (grouped by
     model, in the order given), then UPDATE each `(instance, field names)` of `updates`,
     the last as the statement itself and the others as data-modifying CTEs before it.
     Of an instance these queries loaded, only the named fields that changed since are
-    written (every JSON one); of any other, all of them. Returns whether it wrote.
-
-    With `unless_moved_on` (column: value read), the last update, the table's, is made
-    only where its columns still hold those values, and every other part only if it
-    was: the statement writes nothing when another change came between the read and
-    the write, and returns False. The table's UPDATE then comes first, so that the row
-    lock it takes (waiting for a change in flight to commit) decides the rest.
+    written (every JSON one); of any other, all of them.
 
     A move used to cost up to five round trips (the history's turn, passes, events, the
     game, the table); the statement is built once per shape and prepared by PostgreSQL.
@@ -338,15 +329,14 @@ def save(
     fewer values cost less to convert and send.
     """
     db = _db()
-    guarded = unless_moved_on is not None
     parts: list[tuple[str, list[Any]]] = []
     for model, group in itertools.groupby(inserts, key=type):
         rows = list(group)
         writers = _insert_writers(model)
         values = [param(f.pre_save(i, True), db) for i in rows for f, param in writers]
-        parts.append((_insert_sql(model, len(rows), guarded), values))
+        parts.append((_insert_sql(model, len(rows)), values))
     changed: list[tuple[dict[str, Any], str, Any]] = []  # (snapshot, attribute, new value)
-    for index, (instance, names) in enumerate(updates):
+    for instance, names in updates:
         model = type(instance)
         loaded = instance.__dict__.get(_LOADED)
         written, params = [], []
@@ -358,40 +348,19 @@ def save(
                 changed.append((loaded, field.attname, value))
             written.append(field.name)
             params.append(param(value, db))
-        last = index == len(updates) - 1
-        if guarded and last:
-            assert unless_moved_on is not None and written
-            sql = _guard_sql(model, tuple(written), tuple(unless_moved_on))
-            parts.insert(0, (sql, [*params, instance.pk, *unless_moved_on.values()]))
-        elif written:
-            parts.append((_update_sql(model, tuple(written), guarded), [*params, instance.pk]))
+        if written:
+            parts.append((_update_sql(model, tuple(written)), [*params, instance.pk]))
     if not parts:
-        return True
-    *ctes, (sql, values) = [*parts, (f"SELECT count(*) FROM {_GUARD}", [])] if guarded else parts
+        return
+    *ctes, (sql, values) = parts
     if ctes:
-        # With a guard: the guard first, every other part a CTE, and the count of its rows.
-        names = [_GUARD if guarded and i == 0 else f"w{i}" for i in range(len(ctes))]
-        listed = zip(names, ctes, strict=True)
-        sql = "WITH " + ", ".join(f"{name} AS ({cte})" for name, (cte, _) in listed) + " " + sql
+        listed = enumerate(ctes)
+        sql = "WITH " + ", ".join(f"w{i} AS ({cte})" for i, (cte, _) in listed) + " " + sql
         values = [v for _, cte_values in ctes for v in cte_values] + values
     with db.cursor() as cursor:
         cursor.execute(sql, values)
-        if guarded and cursor.fetchone() == (0,):
-            return False
     for loaded, name, value in changed:
         loaded[name] = value
-    return True
-
-
-_GUARD = "guard"
-"""The CTE of a guarded write's table UPDATE: the rows it wrote, one or none."""
-_IF_GUARDED = f"EXISTS (SELECT FROM {_GUARD})"
-
-
-@functools.cache
-def _guard_sql(model: type[models.Model], names: tuple[str, ...], kept: tuple[str, ...]) -> str:
-    still = " AND ".join(f'"{name}" = %s' for name in kept)
-    return _update_sql(model, names, False) + f" AND {still} RETURNING 1"
 
 
 @functools.cache
@@ -402,10 +371,9 @@ def _update_writers(model: type[models.Model], names: tuple[str, ...]) -> tuple[
 
 
 @functools.cache
-def _update_sql(model: type[models.Model], names: tuple[str, ...], guarded: bool) -> str:
+def _update_sql(model: type[models.Model], names: tuple[str, ...]) -> str:
     columns = ", ".join(f'"{f.column}" = %s' for f, _ in _update_writers(model, names))
-    sql = f'UPDATE {model._meta.db_table} SET {columns} WHERE "id" = %s'
-    return f"{sql} AND {_IF_GUARDED}" if guarded else sql
+    return f'UPDATE {model._meta.db_table} SET {columns} WHERE "id" = %s'
 
 
 @functools.cache
@@ -414,21 +382,9 @@ def _insert_writers(model: type[models.Model]) -> tuple[Writer, ...]:
     return tuple(_writer(f) for f in meta.local_concrete_fields if f is not meta.auto_field)
 
 
-def _value_type(field: models.Field[Any, Any]) -> str:
-    """The type a value of `field` is cast to in a SELECT's VALUES list, where PostgreSQL
-    would take an untyped value for text, not for the column's type as in an INSERT's.
-    Text stays text: a cast to varchar(n) would cut what is too long, where the INSERT's
-    own conversion refuses it."""
-    return "text" if isinstance(field, models.CharField) else str(field.db_type(_db()))
-
-
 @functools.cache
-def _insert_sql(model: type[models.Model], rows: int, guarded: bool) -> str:
+def _insert_sql(model: type[models.Model], rows: int) -> str:
     writers = _insert_writers(model)
     columns = ", ".join(f'"{f.column}"' for f, _ in writers)
     row = "(" + ", ".join(["%s"] * len(writers)) + ")"
-    values = f"VALUES {', '.join([row] * rows)}"
-    if guarded:  # only if the guard wrote: a SELECT of the same rows, which can say so
-        casts = ", ".join(f'"{f.column}"::{_value_type(f)}' for f, _ in writers)
-        values = f"SELECT {casts} FROM ({values}) v ({columns}) WHERE {_IF_GUARDED}"
-    return f"INSERT INTO {model._meta.db_table} ({columns}) {values}"
+    return f"INSERT INTO {model._meta.db_table} ({columns}) VALUES {', '.join([row] * rows)}"

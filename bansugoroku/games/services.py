@@ -1,13 +1,11 @@
 """Every change to players, tables and games: one function each, keyword-only.
 
-A change to the game in play (a move, an undo, a resignation) reads the table and the
-caller's seat without a lock (`store.read_seat`, which checks the version the client
-last saw), loads the game as an engine value, applies the change to it, and persists it
-with `_commit`: one statement that writes the history's new turns, the events, the game
-and the table with its version bumped, only if the table is still as it was read. Any
-other table change runs in a transaction that locks the table row first
-(`store.lock_seat`) and persists the same way. Either returns the table and the events
-it wrote, which go to Celery once they are committed. Nothing else writes game state.
+Every table change runs the same way: a transaction that locks the table row first
+(`store.lock_seat`, which checks the caller's seat and the version the client last
+saw), the game loaded as an engine value and the change applied to it, then `_commit`:
+one statement that writes the history's new turns, the events, the game and the table
+with its version bumped. It returns the table and the events it wrote, which go to
+Celery once they are committed. Nothing else writes game state.
 """
 
 from __future__ import annotations
@@ -28,7 +26,6 @@ from bansugoroku.games import allowed, events, outbox, queries, store
 from bansugoroku.games.errors import (
     IllegalMove,
     OutcomeUnknown,
-    StaleState,
     TableClosed,
     WrongState,
     refused,
@@ -319,17 +316,6 @@ def _outcome_unknown() -> OutcomeUnknown:
     )
 
 
-class _MovedOn(Exception):
-    """Another change came between a change's read of the table and its write, which
-    therefore wrote nothing (`queries.save`)."""
-
-
-ATTEMPTS = 3
-"""How often a change to the game in play is tried while other changes keep coming
-between its read and its write. Only one that leaves the version be can (an idle
-warning); after any other, the second try is refused as stale."""
-
-
 def _on_game(
     player: Caller,
     code: str,
@@ -338,32 +324,21 @@ def _on_game(
     *,
     looking: bool = True,
 ) -> Change:
-    """A change to the game being played: read the table and the caller's seat, load its
-    game as the engine's value, `act` on it for the caller's side (with the game's dice),
-    and write the step unless the table moved on meanwhile. The engine's refusals become
-    the API's errors, each with its stable code.
-
-    No lock is held: the write is one statement that makes the table's UPDATE first, on
-    the condition that its version and its count of events are still as read, and the
-    rest only if that UPDATE was made. A change that came between (the player's other
-    device, the other seat, the idle sweep) makes the write a no-op, and the change is
-    tried again on what that one left: refused as stale or closed, as it would have been
-    had it waited for a lock. Half the round trips of a locked change (no BEGIN, no
-    COMMIT), for the change every turn makes."""
-    for _ in range(ATTEMPTS):
-        now = timezone.now()
-        table, seat = store.read_seat(code, player, version, now, looking=looking)
+    """A change to the game being played: lock the table, check the caller's seat and
+    `version`, load its game as the engine's value, `act` on it for the caller's side
+    (with the game's dice) and write the step. The engine's refusals become the API's
+    errors, each with its stable code. Like every change it holds the table's row lock
+    from its read to its commit, so a change that waited for it (the player's other
+    device, the other seat, the idle sweep) is checked against what the first one left:
+    refused as stale, or as closed."""
+    with _transaction() as now:
+        table, seat = lock_seat(code, player, version, now, looking=looking)
         game = _current_game(table)
         try:
             step = act(store.game_value(table, game), seat.side, store.roller(game))
         except GameError as exc:
             raise refused(exc) from None
-        read = {"version": table.version, "last_event": table.last_event}
-        try:
-            return _step(table, game, step, now, seats=[seat], unless_moved_on=read)
-        except _MovedOn:
-            continue
-    raise StaleState("the table keeps changing: fetch it again", version=table.version)
+        return _step(table, game, step, now, seats=[seat])
 
 
 def _current_game(table: Table) -> Game:
@@ -410,11 +385,9 @@ def _step(
     *,
     started: bool = False,
     seats: Sequence[Seat] = (),
-    unless_moved_on: dict[str, Any] | None = None,
 ) -> Change:
     """Persist an engine step: the game row, the history's new turns and the events
-    (`_commit`, `unless_moved_on` too). A game that ends commits to the next game's seed
-    at once."""
+    (`_commit`). A game that ends commits to the next game's seed at once."""
     was_over = game.is_over
     store.write_game(table, game, step.game, now)
     if step.game.result is not None:
@@ -438,9 +411,7 @@ def _step(
     ]
     events.note_turns(game, step.turns)
     written = events.after_step(table, game, step, started=started)
-    change = _commit(
-        table, game, turns, written, now=now, seats=seats, unless_moved_on=unless_moved_on
-    )
+    change = _commit(table, game, turns, written, now=now, seats=seats)
     return replace(change, game=step.game)
 
 
@@ -504,13 +475,9 @@ def _commit(
     *,
     now: datetime,
     seats: Sequence[Seat] = (),
-    unless_moved_on: dict[str, Any] | None = None,
 ) -> Change:
     """Write a change in one statement: the history's new turns, the events, the game,
     and the table with its version bumped; the events go to Celery after the commit.
-    With `unless_moved_on`, the table's columns as the change read them, it writes
-    nothing if they changed since, and raises _MovedOn; the statement is then the
-    commit itself, so a connection lost in it leaves the outcome unknown.
     Helpers change instances; only this writes them. The seats given are those the
     change touched and the caller's own: a change counts as looking at the table, at
     no extra round trip. It also notes whether the CPU is to play now.
@@ -529,27 +496,6 @@ def _commit(
     updates: list[tuple[Model, Sequence[str]]] = [(game, GAME_FIELDS)] if game else []
     updates += [(seat, SEAT_FIELDS) for seat in seats]
     rows = [*updates, (table, TABLE_FIELDS)], [*turns, *written]
-    if unless_moved_on is None:
-        queries.save(*rows)
-    elif not _save_unless_moved_on(rows, unless_moved_on):
-        raise _MovedOn
+    queries.save(*rows)
     outbox.hand_on_after_commit(table.pk, written)
     return Change(table, written)
-
-
-def _save_unless_moved_on(
-    rows: tuple[Sequence[tuple[Model, Sequence[str]]], Sequence[Model]], read: dict[str, Any]
-) -> bool:
-    """`queries.save` of a change made without a lock: outside a transaction its
-    statement is the commit, and a connection lost in it leaves the outcome unknown.
-    The lost connection is closed then, as the end of an atomic block closes it: the
-    answer's own queries (whose token it was) connect afresh."""
-    connection = transaction.get_connection()
-    outermost = not connection.in_atomic_block
-    try:
-        return queries.save(*rows, unless_moved_on=read)
-    except (OperationalError, InterfaceError) as exc:
-        if not outermost:
-            raise
-        connection.close_if_unusable_or_obsolete()
-        raise _outcome_unknown() from exc

@@ -105,15 +105,6 @@ def lock_seat(
     return checked_seat(lock_table(code, caller), caller, version, now, looking=looking)
 
 
-def read_seat(
-    code: str, caller: Caller, version: int, now: datetime, *, looking: bool = True
-) -> tuple[Table, Seat]:
-    """The table as it is, without a lock, and the caller's seat at it, if the client
-    saw its latest `version` (`checked_seat`): for a change whose write says whether the
-    table is still as read (`services._on_game`)."""
-    return checked_seat(load_table(code, caller=caller), caller, version, now, looking=looking)
-
-
 def checked_seat(
     table: Table, caller: Caller, version: int, now: datetime, *, looking: bool = True
 ) -> tuple[Table, Seat]:

@@ -3,9 +3,9 @@
 Every racer is a thread with its own test client, so its own database connection;
 `transaction=True` makes what one connection commits visible to the others. Some races
 hold the table row until every racer is waiting for its lock, which proves the requests
-were in flight at the same time rather than one after the other. A move reads the table
-without a lock and waits for it only to write (`services._on_game`): a move refused on
-what it read (out of turn) is answered without waiting.
+were in flight at the same time rather than one after the other. Every change, a move
+as any other, waits for the table's lock before it reads (`services._on_game`), and is
+then checked against what the change before it left.
 """
 
 from __future__ import annotations
@@ -14,16 +14,12 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable
-from datetime import timedelta
 
 import pytest
-from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
-from bansugoroku.games import idle, store
 from bansugoroku.games.models import Event, EventKind, Game, GameState, Table, TableState, Turn
-from tests.client import Answer, Api, open_table
+from tests.client import Answer, open_table
 from tests.races import (
     TIMEOUT,
     Before,
@@ -318,65 +314,4 @@ def test_both_players_leaving_at_once_close_the_table_once(host, guest):
     table = Table.objects.get(code=code)
     assert table.version == version + 1 and table.state == TableState.CLOSED
     assert table.events.filter(kind=EventKind.TABLE_CLOSED).count() == 1
-    assert_history_intact(code)
-
-
-def between_read_and_write(monkeypatch, change: Callable[[], object]) -> None:
-    """Make `change` (committed on its own) the first time a move has read the table and
-    before it writes: what another process could do in that moment."""
-    read_seat = store.read_seat
-    pending = [change]
-
-    def read_then_change(*args, **kwargs):
-        read = read_seat(*args, **kwargs)
-        while pending:
-            pending.pop()()
-        return read
-
-    monkeypatch.setattr(store, "read_seat", read_then_change)
-
-
-def test_a_move_whose_table_moved_on_before_its_write_writes_nothing(host, guest, monkeypatch):
-    code = open_table(host, guest)
-    me, _ = seated(host, guest, code)
-    version, moves = legal_moves(me, code)
-    was = before(code)
-    body = {"version": version, "moves": [moves[0]]}
-    first = Api(me.token)  # the other device's move comes first
-    between_read_and_write(monkeypatch, lambda: first.post(f"tables/{code}/moves", body))
-
-    answer = me.post(f"tables/{code}/moves", body)
-
-    assert outcome(answer) == (409, "stale_state") and answer.body["version"] == version + 1
-    assert Table.objects.get(code=code).version == version + 1
-    assert_applied_once(was, moves[0])
-    assert_history_intact(code)
-
-
-def test_a_move_tries_again_after_an_idle_warning_came_between(host, guest, monkeypatch):
-    # The warning writes an event but leaves the version be: the first write of a move
-    # ending the turn (and writing an event of its own) finds the table's count of events
-    # moved on and writes nothing; the second goes through, its event after the warning's.
-    code = open_table(host, guest)
-    me, _ = seated(host, guest, code)
-    version, moves = legal_moves(me, code)
-    after = me.post(f"tables/{code}/moves", {"version": version, "moves": [moves[0]]}).body
-    ending = {"version": after["version"], "moves": [after["game"]["turn"]["legal_moves"][0]]}
-    was = before(code)
-    Table.objects.filter(code=code).update(
-        active_at=timezone.now() - timedelta(days=settings.IDLE_CLOSE_DAYS - 1)
-    )
-    warned = []
-    between_read_and_write(
-        monkeypatch, lambda: warned.append(idle.sweep(now=timezone.now()).warned)
-    )
-
-    answer = me.post(f"tables/{code}/moves", ending)
-
-    assert sum(warned[0].values()) == 1
-    assert outcome(answer) == (200, None) and answer.body["version"] == after["version"] + 1
-    kinds = list(Event.objects.filter(table__code=code).order_by("sequence").values_list("kind"))
-    warning = kinds.index((EventKind.TABLE_CLOSING,))
-    assert kinds[warning + 1 :] and EventKind.TABLE_CLOSING not in kinds[warning + 1 :]
-    assert_applied_once(was, ending["moves"][0])
     assert_history_intact(code)

@@ -4,9 +4,8 @@ The request's own PostgreSQL backend is terminated from a second connection, the
 way to lose a connection: just before the change is committed (it is not stored), or
 just after (stored, but the reply is lost on the way to the client, here the next
 statement on the dead connection). Either way the client can't know, so the answer is
-503 `outcome_unknown`, and GETting the table tells the truth. A move holds no lock and
-opens no transaction: the one statement that writes it is its commit. Other changes
-lock the table in a transaction and are committed by COMMIT.
+503 `outcome_unknown`, and GETting the table tells the truth. Every change, a move
+as any other, locks the table in a transaction and is committed by COMMIT.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from bansugoroku.games import services, store
+from bansugoroku.games import services
 from tests.client import Api, mover
 from tests.second_connection import terminate_backend
 
@@ -49,22 +48,6 @@ def at_commit(hook: Callable[[Callable[[], Any]], None]) -> Iterator[None]:
     assert calls, "no COMMIT was sent"
 
 
-@contextmanager
-def at_move_write(hook: Callable[[Callable[[], Any]], None]) -> Iterator[None]:
-    """Run `hook(write)` instead of the statement that stores the next move."""
-    calls = []
-
-    def wrapper(execute, sql, params, many, context):
-        if calls or not sql.startswith("WITH guard AS"):
-            return execute(sql, params, many, context)
-        calls.append(1)
-        return hook(lambda: execute(sql, params, many, context))
-
-    with connection.execute_wrapper(wrapper):
-        yield
-    assert calls, "no move was written"
-
-
 def killed_before_commit(commit: Callable[[], Any]) -> None:
     terminate_own_backend()
     commit()
@@ -93,7 +76,7 @@ def a_move(table: str, host: Api, guest: Api) -> tuple[Api, dict, dict]:
 
 def test_connection_lost_before_commit_the_move_is_not_stored(host, guest, table):
     player, before, body = a_move(table, host, guest)
-    with at_move_write(killed_before_commit):
+    with at_commit(killed_before_commit):
         answer = player.post(f"tables/{table}/moves", body)
     assert_outcome_unknown(answer)
     after = player.state(table)
@@ -106,7 +89,7 @@ def test_connection_lost_before_commit_the_move_is_not_stored(host, guest, table
 
 def test_connection_lost_after_commit_the_move_is_stored(host, guest, table):
     player, before, body = a_move(table, host, guest)
-    with at_move_write(killed_after_commit):
+    with at_commit(killed_after_commit):
         answer = player.post(f"tables/{table}/moves", body)
     assert_outcome_unknown(answer)
     after = player.state(table)
@@ -133,13 +116,13 @@ def test_connection_lost_before_a_move_is_written_is_unavailable_not_unknown(
     host, guest, table, monkeypatch
 ):
     player, before, body = a_move(table, host, guest)
-    read_seat = store.read_seat
+    lock_seat = services.lock_seat
 
-    def die_then_read(*args, **kwargs):
+    def die_then_lock(*args, **kwargs):
         terminate_own_backend()
-        return read_seat(*args, **kwargs)
+        return lock_seat(*args, **kwargs)
 
-    monkeypatch.setattr(store, "read_seat", die_then_read)
+    monkeypatch.setattr(services, "lock_seat", die_then_lock)
     answer = player.post(f"tables/{table}/moves", body)
     assert answer.status == 503 and answer.body["code"] == "unavailable", answer.body
     monkeypatch.undo()

@@ -26,29 +26,27 @@ def to_move(host: Api, guest: Api, code: str) -> tuple[Api, dict]:
 
 
 def test_a_move_within_a_turn_takes_two_queries(host, guest, django_assert_num_queries):
-    # seats with players (and which holds the token), table and game, then one statement
-    # updating the table (if it is still as read), the game and the seat: no lock, no
-    # BEGIN, no COMMIT
+    # seats with players (and which holds the token), table (FOR UPDATE) and game, then
+    # one statement updating the game, the seat and the table; in a transaction (here
+    # the test's savepoint and its release), as every change
     code = open_table(host, guest)
     player, state = to_move(host, guest, code)
     body = {"version": state["version"], "moves": [state["game"]["turn"]["legal_moves"][0]]}
 
-    with django_assert_num_queries(2) as captured:
+    with django_assert_num_queries(4) as captured:
         answer = player.post(f"tables/{code}/moves", body)
 
     assert answer.status == 200 and answer.body["game"]["turn"]["yours"]
-    read, write = (query["sql"] for query in captured)
-    assert "FOR UPDATE" not in read
-    assert write.startswith("WITH guard AS (UPDATE games_table"), write
-    assert "UPDATE games_game" in write
+    _, read, write, _ = (query["sql"] for query in captured)
+    assert read.rstrip().endswith("FOR UPDATE OF t"), read
+    assert "UPDATE games_game" in write and "UPDATE games_table" in write, write
 
 
 def test_a_move_ending_the_turn_takes_two_queries_whatever_the_passes(
     host, guest, django_assert_num_queries
 ):
-    # seats with table and game, then one statement updating the table (if it is still
-    # as read) and inserting the turn (and any passes after it) and its event and
-    # updating the game
+    # seats with table (FOR UPDATE) and game, then one statement inserting the turn (and
+    # any passes after it) and its event and updating the game and the table
     code = open_table(host, guest)
     player, state = to_move(host, guest, code)
     first = state["game"]["turn"]["legal_moves"][0]
@@ -56,14 +54,14 @@ def test_a_move_ending_the_turn_takes_two_queries_whatever_the_passes(
     second = after.body["game"]["turn"]["legal_moves"][0]
     game = Game.objects.get(table__code=code)
 
-    with django_assert_num_queries(2) as captured:
+    with django_assert_num_queries(4) as captured:
         answer = player.post(
             f"tables/{code}/moves", {"version": after.body["version"], "moves": [second]}
         )
 
     assert answer.status == 200
-    write = captured[1]["sql"]
-    assert write.startswith("WITH guard AS (UPDATE games_table"), write
+    write = captured[2]["sql"]
+    assert "UPDATE games_table" in write and "UPDATE games_game" in write, write
     assert "INSERT INTO games_turn" in write and "INSERT INTO games_event" in write
     turns = Turn.objects.filter(game=game).order_by("number")
     assert [t.number for t in turns] == list(range(1, len(turns) + 1))
