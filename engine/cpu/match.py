@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from engine.cpu import PLAYERS
 from engine.cpu.baselines import pipcount_play, pipsafe_play
 from engine.cpu.levels import Level, best_play, choose
 from engine.dice import SeededDice, roll
@@ -24,7 +25,6 @@ from engine.rules import Rules
 from engine.side import Side
 
 Chooser = Callable[[Position, tuple[int, int], Rules, random.Random], tuple[Move, ...]]
-PLAYERS = ("random", "easy", "normal", "hard", "pipcount", "pipsafe")
 MAX_TURNS = 10_000
 
 

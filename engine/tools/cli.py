@@ -5,23 +5,29 @@ in order, flushing each answer so a tool can hold a pipe open and ask one positi
 time. A bad line gets `{"error": ...}` and the next line is still answered. `cpu` reads
 a `legal` request with a `level` ("easy", "normal" or "hard") and answers `{"moves": [...]}`,
 the CPU's play (an empty list for a pass). `match` plays games between two players.
+
+Each command imports what it needs when it runs: `legal` is read by tools that start it
+for a batch of requests, so its start-up (the rules alone, no CPU) is part of its speed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
+import os
 import sys
-from collections.abc import Callable, Iterable
-from typing import IO, Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, TYPE_CHECKING, Any
 
-from engine.cpu.levels import Level, choose
-from engine.cpu.match import PLAYERS, Chooser, play_match, player, report
-from engine.cpu.selfplay import selfplay
+from engine.cpu import PLAYERS
 from engine.plays import Outcome, board_of, legal_outcomes
 from engine.position import BAR, OFF, Position
 from engine.rules import Finish, Muji, Rules, Start
+
+if TYPE_CHECKING:
+    import random
+
+    from engine.cpu.match import Chooser
 
 
 class RequestError(ValueError):
@@ -68,6 +74,8 @@ def _request_fields(data: dict[str, Any]) -> tuple[Position, tuple[int, int], Ru
 
 def cpu_answer(line: str, rng: random.Random) -> str:
     """The answer line to one `cpu` request line: the moves of the CPU's play."""
+    from engine.cpu.levels import Level, choose
+
     data = _request_object(line, {"level"})
     position, dice, rules = _request_fields(data)
     if "level" not in data:
@@ -114,21 +122,45 @@ def _dice(value: Any) -> tuple[int, int]:
     return value[0], value[1]
 
 
-def serve_legal(lines: Iterable[str], out: IO[str]) -> None:
-    serve(answer, lines, out)
+def serve_legal(batches: Iterable[list[bytes]], out: IO[str]) -> None:
+    serve(answer, batches, out)
 
 
-def serve(respond: Callable[[str], str], lines: Iterable[str], out: IO[str]) -> None:
-    """Answer each line with `respond`, or with an error line; flush each answer."""
-    for line in lines:
-        try:
-            reply = respond(line)
-        except ValueError as exc:
-            reply = json.dumps({"error": str(exc)}, ensure_ascii=False)
-        except Exception as exc:  # the contract: an answer line, never a traceback
-            reply = json.dumps({"error": f"internal error: {type(exc).__name__}"})
-        out.write(reply + "\n")
+def serve(respond: Callable[[str], str], batches: Iterable[list[bytes]], out: IO[str]) -> None:
+    """Answer each line with `respond`, or with an error line; write and flush the answers
+    to each batch at once, so a tool asking one line at a time has its answer at once and
+    a batch of thousands costs one write, not one a line."""
+    for batch in batches:
+        out.write("".join([_reply(respond, line) + "\n" for line in batch]))
         out.flush()
+
+
+def _reply(respond: Callable[[str], str], line: bytes) -> str:
+    try:
+        return respond(line.decode())
+    except ValueError as exc:  # UnicodeDecodeError is one
+        return json.dumps({"error": str(exc)}, ensure_ascii=False)
+    except Exception as exc:  # the contract: an answer line, never a traceback
+        return json.dumps({"error": f"internal error: {type(exc).__name__}"})
+
+
+def arriving_lines(fd: int) -> Iterator[list[bytes]]:
+    """The lines read from `fd`, in the batches they arrive in: each read takes what the
+    pipe holds (up to 64 KiB) and hands on its whole lines; a last line may lack its end.
+
+    Only the new chunk is searched for a line's end, so a long line costs linear time.
+    """
+    pending = bytearray()
+    while chunk := os.read(fd, 1 << 16):
+        end = chunk.rfind(b"\n")
+        if end < 0:
+            pending += chunk
+            continue
+        lines = (bytes(pending) + chunk[:end]).split(b"\n")
+        pending = bytearray(chunk[end + 1 :])
+        yield lines
+    if pending:
+        yield [bytes(pending)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -152,22 +184,28 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.command == "legal":
-        serve_legal(sys.stdin, sys.stdout)
+        serve_legal(arriving_lines(sys.stdin.fileno()), sys.stdout)
         return 0
     if args.command == "cpu":
+        import random
+
         rng = random.SystemRandom() if args.seed is None else random.Random(args.seed)
-        serve(lambda line: cpu_answer(line, rng), sys.stdin, sys.stdout)
+        serve(lambda line: cpu_answer(line, rng), arriving_lines(sys.stdin.fileno()), sys.stdout)
         return 0
     if args.games < 1:
         parser.error("--games must be at least 1")
     rules = Rules(Finish(args.finish), Muji(args.muji), Start(args.start))
     if args.command == "match":
+        from engine.cpu.match import play_match, report
+
         a = _named(args.a, args.no_lookahead_for_a)
         b = _named(args.b, args.no_lookahead_for_b)
         if a[0] == b[0]:
             a, b = (f"{a[0]} (A)", a[1]), (f"{b[0]} (B)", b[1])
         print(report(play_match(a, b, rules, args.games, args.seed), rules), flush=True)
         return 0
+    from engine.cpu.selfplay import selfplay
+
     summary = selfplay(rules, args.games, args.seed).to_json()
     if args.json:
         print(json.dumps(summary))
@@ -183,6 +221,8 @@ def _rule_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _named(name: str, no_lookahead: bool) -> tuple[str, Chooser]:
+    from engine.cpu.match import player
+
     lookahead = not (name == "normal" and no_lookahead)
     return (name if lookahead else "normal, no lookahead"), player(name, lookahead)
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import threading
 
 import pytest
 
 from engine.position import Position
+from engine.tools import cli
 
 pytestmark = pytest.mark.slow
 
@@ -83,6 +86,50 @@ def test_a_bad_line_gets_an_error_line_and_the_next_line_is_answered(request_lin
     assert len(good["plays"]) == 9
 
 
+def test_a_line_that_is_not_utf8_gets_an_error_and_a_line_without_its_end_an_answer():
+    good = json.dumps({"position": START, "dice": [1, 1]}).encode()
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "legal"],
+        input=b'{"position": "\xff"}\n' + good,
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    bad, answer = [json.loads(line) for line in done.stdout.splitlines()]
+    assert "utf-8" in bad["error"] and len(answer["plays"]) == 9
+
+
+def test_a_tool_holding_the_pipe_open_has_each_answer_before_it_asks_again():
+    with subprocess.Popen(
+        [sys.executable, "-m", "engine", "legal"], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    ) as process:
+        assert process.stdin and process.stdout
+        for dice in ([1, 1], [6, 5], [3, 1]):
+            process.stdin.write(json.dumps({"position": START, "dice": dice}).encode() + b"\n")
+            process.stdin.flush()
+            assert json.loads(process.stdout.readline())["plays"]
+        process.stdin.close()
+        assert process.wait(timeout=60) == 0
+
+
+def test_arriving_lines_hands_on_whole_lines_as_they_arrive():
+    """A 1 MB line written in pieces arrives whole; the last line needs no end."""
+    read, write = os.pipe()
+    long = b"x" * 1_000_000
+
+    def send() -> None:
+        for piece in (long[:300_000], long[300_000:] + b"\na\nb", b"c"):
+            os.write(write, piece)
+        os.close(write)
+
+    writer = threading.Thread(target=send)
+    writer.start()
+    lines = [line for batch in cli.arriving_lines(read) for line in batch]
+    writer.join()
+    os.close(read)
+    assert lines == [long, b"a", b"bc"]
+
+
 def test_iri_positions_cannot_have_borne_off_stones():
     position = {"points": [14] + [0] * 22 + [-15], "bar": [0, 0], "off": [1, 0]}
     [bad] = legal({"position": position, "dice": [1, 2], "rules": {"finish": "iri"}})
@@ -152,6 +199,8 @@ def test_legal_easy_and_normal_start_without_numpy(command, level):
     line = {"position": START, "dice": [3, 1]} | ({"level": level} if level else {})
     answer, modules = imported(command, line)
     assert "engine.tools.cli" in modules and "numpy" not in modules
+    if command == "legal":  # the rules alone: no CPU level, no match, no game record
+        assert not modules & {"engine.cpu.levels", "engine.cpu.match", "engine.game"}
     assert "plays" in answer or answer["moves"]
 
 

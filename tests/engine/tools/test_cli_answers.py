@@ -32,7 +32,7 @@ def pinned() -> list[tuple[str, str]]:
 
 def served(requests: list[str]) -> list[str]:
     out = io.StringIO()
-    cli.serve_legal((request + "\n" for request in requests), out)
+    cli.serve_legal([[request.encode() for request in requests]], out)
     return out.getvalue().splitlines()
 
 
