@@ -497,6 +497,13 @@ CELERY_IMPORTS = ["notifications.replies.play"]
 CPU_TURN_RETRY_AFTER = env_duration("CPU_TURN_RETRY_AFTER", timedelta(minutes=1))
 if not CPU_TURN_RETRY_AFTER:
     raise ImproperlyConfigured("CPU_TURN_RETRY_AFTER must be at least 1s.")
+# A table's clock counts days a move (games/clocks.py). For trials only, a "day" can be
+# made shorter, in every mode, so that a whole timeout can be watched in minutes: with
+# CLOCK_DAY_SECONDS=60 a 1-day clock runs out after a minute. The sweep of clocks that
+# ran out runs this often (a move after its deadline finds it out itself, at once).
+CLOCK_DAY_SECONDS = env_int("CLOCK_DAY_SECONDS", 86_400, minimum=1)
+CLOCK_SWEEP_SECONDS = float(env_int("CLOCK_SWEEP_SECONDS", 60, minimum=1))
+CLOCK_SWEEP_BATCH = env_int("CLOCK_SWEEP_BATCH", 100, minimum=1)
 # Events a worker never delivered (broker down, worker killed) are handed on again, and
 # the CPU's lost turns queued again. Notices that are due (delayed, retried, or lost on
 # the way) are queued every minute; every hour, tables idle for IDLE_CLOSE_DAYS close,
@@ -513,6 +520,8 @@ CELERY_BEAT_SCHEDULE = {
     # A mail that came in whose read was lost on its way (mail_play.read_pending).
     "read-inbound-mail": {"task": "mail_play.read_pending", "schedule": 60.0},
     "close-idle-tables": {"task": "games.close_idle_tables", "schedule": 3600.0},
+    # A player to move whose clock ran out loses (games/timeouts.py).
+    "time-out-games": {"task": "games.time_out_games", "schedule": CLOCK_SWEEP_SECONDS},
     # What the data page promises: old tables and unused players deleted (retention.py).
     "purge": {"task": "games.purge", "schedule": 3600.0},  # retention.PURGE_TASK
 }

@@ -2,7 +2,7 @@
 
 `GameValue` carries the rules, who started, the position at the start of the turn, whose
 turn it is, the dice, the moves sent so far and, once it is over, the result. Each
-action (start, play, undo, resign, abandon) returns a new value; one that finishes
+action (start, play, undo, resign, time_out, abandon) returns a new value; one that finishes
 turns also returns them as `FinishedTurn` records, the history a server stores and a
 client is told about.
 
@@ -42,6 +42,10 @@ MAX_OPENING_ROLLS = 100
 _ROLLS = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
 
 
+TURNS_BEFORE_A_TIME_WIN = 2
+"""Turns each side must have finished before running out of time loses the game."""
+
+
 class Ending(StrEnum):
     """How a game ended; the values are the API's and the database's."""
 
@@ -49,6 +53,10 @@ class Ending(StrEnum):
     RESIGNED = "resigned"
     ABANDONED = "abandoned"
     """No result: the table closed, or neither side could ever move again."""
+    TIMED_OUT = "timed_out"
+    """The side to move ran out of time: the other won."""
+    CANCELLED = "cancelled"
+    """No result: time ran out before each side had finished two turns."""
 
 
 class Refusal(StrEnum):
@@ -193,6 +201,16 @@ class GameValue:
         self._check_playing()
         kind = WinKind.RESIGNED
         return replace(self, result=Result(Ending.RESIGNED, side.other, kind.points, kind))
+
+    def time_out(self) -> GameValue:
+        """The side to move ran out of time: the other side wins, worth 1. Before each
+        side has finished two turns (turns alternate, passes included) the game is
+        cancelled instead, with no result: a game that never got going is nobody's win."""
+        self._check_playing()
+        if self.turn_number <= 2 * TURNS_BEFORE_A_TIME_WIN:
+            return replace(self, result=Result(Ending.CANCELLED, None, 0, None))
+        kind = WinKind.TIME
+        return replace(self, result=Result(Ending.TIMED_OUT, self.to_move.other, kind.points, kind))
 
     def abandon(self) -> GameValue:
         """The game ends with no result (its table closed)."""

@@ -31,8 +31,8 @@ class Start(StrEnum):
 
 class WinKind(StrEnum):
     """How a game was won: the rule of docs/rules.md that made the winning move a win
-    (rules 9-13), or the opponent's resignation. The values are the API's and the
-    database's; a game that ended with no result has none."""
+    (rules 9-13), the opponent's resignation, or the opponent's clock running out. The
+    values are the API's and the database's; a game that ended with no result has none."""
 
     IRI = "iri"
     BEAR_OFF = "bear_off"
@@ -41,6 +41,8 @@ class WinKind(StrEnum):
     MUSHI = "mushi"
     MUJO = "mujo"
     RESIGNED = "resigned"
+    TIME = "time"
+    """The opponent's time to move ran out (a table with a clock)."""
 
     @property
     def points(self) -> int:

@@ -74,9 +74,12 @@ class Api:
         return answer.body
 
 
-def open_table(host: Api, guest: Api, rules: dict[str, str] | None = None) -> str:
-    """A table with both seats taken and the first game started; returns its code."""
-    created = host.post("tables", {"rules": rules or {}})
+def open_table(
+    host: Api, guest: Api, rules: dict[str, str] | None = None, clock_days: int | None = None
+) -> str:
+    """A table with both seats taken and the first game started (on a clock of
+    `clock_days` a move, if given); returns its code."""
+    created = host.post("tables", {"rules": rules or {}, "clock_days": clock_days})
     assert created.status == 201, created.body
     code = created.body["code"]
     assert guest.post(f"tables/{code}/join").status == 200

@@ -57,7 +57,8 @@ class PlayerFactory(factory.django.DjangoModelFactory[Player]):
 
 class TableFactory(factory.django.DjangoModelFactory[Table]):
     """A table made by `services.table_create`: the host's, with the second seat free or,
-    with `cpu="easy"`, `"normal"` or `"hard"`, the CPU's (`TableFactory(cpu="normal")`)."""
+    with `cpu="easy"`, `"normal"` or `"hard"`, the CPU's (`TableFactory(cpu="normal")`);
+    `clock_days=3` gives it a clock."""
 
     class Meta:
         model = Table
@@ -65,11 +66,15 @@ class TableFactory(factory.django.DjangoModelFactory[Table]):
     host = factory.SubFactory(PlayerFactory)
     rules = factory.LazyFunction(Rules)
     cpu = ""
+    clock_days = None
 
     @classmethod
     def _create(cls, model_class: type[Table], *args: Any, **kwargs: Any) -> Table:
         return services.table_create(
-            host=kwargs["host"], rules=kwargs["rules"], cpu=kwargs["cpu"]
+            host=kwargs["host"],
+            rules=kwargs["rules"],
+            cpu=kwargs["cpu"],
+            clock_days=kwargs["clock_days"],
         ).table
 
 
@@ -92,9 +97,9 @@ class SeatFactory(factory.django.DjangoModelFactory[Seat]):
 
 class GameFactory(factory.django.DjangoModelFactory[Game]):
     """The first game of a table the host started with the guest seated (with `cpu=...`,
-    against the CPU): in progress, the host's turn, or with `finished=True` played to its
-    end through `services.game_move`, with a hit in it. `GameFactory().table` is the
-    table."""
+    against the CPU; with `clock_days=...`, on a clock): in progress, the host's turn, or
+    with `finished=True` played to its end through `services.game_move`, with a hit in
+    it. `GameFactory().table` is the table."""
 
     class Meta:
         model = Game
@@ -105,12 +110,15 @@ class GameFactory(factory.django.DjangoModelFactory[Game]):
         "cpu", yes_declaration=None, no_declaration=factory.SubFactory(PlayerFactory)
     )
     rules = factory.LazyFunction(Rules)
+    clock_days = None
     finished = False
 
     @classmethod
     def _create(cls, model_class: type[Game], *args: Any, **kwargs: Any) -> Game:
         host = kwargs["host"]
-        table = TableFactory(host=host, rules=kwargs["rules"], cpu=kwargs["cpu"])
+        table = TableFactory(
+            host=host, rules=kwargs["rules"], cpu=kwargs["cpu"], clock_days=kwargs["clock_days"]
+        )
         if kwargs["guest"] is not None:
             table = SeatFactory(table=table, player=kwargs["guest"]).table
             table.refresh_from_db()

@@ -13,6 +13,7 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from bansugoroku.games import clocks
 from bansugoroku.games.models import CpuLevel
 from bansugoroku.players.display_names import MAX_LENGTH, refused_characters
 from bansugoroku.players.locales import LOCALE_NAMES
@@ -161,8 +162,21 @@ class TableCreateSerializer(StrictSerializer):
         "entropy can follow its commitment in the same request; later games take entropy "
         "as usual. Without it (the default) the host starts the game, giving entropy.",
     )
+    clock_days = serializers.ChoiceField(
+        [(days, f"{days} days a move") for days in clocks.DAYS],
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Days a move (null, the default: no clock, only the idle close). Each "
+        "player's bank starts a game with these days; each turn they finish adds them "
+        f"again, up to {clocks.BANK_CAP} times the days. The player to move whose time "
+        "runs out loses the game (won on time, 1 point), or, before each side has "
+        'finished two turns, the game is cancelled. Only with "opponent": "friend".',
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["opponent"] == "cpu" and attrs.get("clock_days") is not None:
+            raise serializers.ValidationError({"clock_days": ["a table with the CPU has no clock"]})
         if attrs["opponent"] == "cpu" and "cpu_level" not in attrs:
             raise serializers.ValidationError({"cpu_level": ["choose easy, normal or hard"]})
         if attrs["opponent"] == "friend" and "cpu_level" in attrs:

@@ -165,6 +165,7 @@ class TablesView(APIView):
             rules=Rules.from_json(dict(data.get("rules", {}))),
             cpu=cpu,
             start=data["start"],
+            clock_days=data["clock_days"],
         )
         return state_response(change.table, player, status=201)
 

@@ -63,6 +63,13 @@ class NothingToUndo(ServiceError):
     status, code, title = 409, Refusal.NOTHING_TO_UNDO, "No move of this turn to undo"
 
 
+class TimeRanOut(ServiceError):
+    """The move came after the mover's deadline: the game ended on time (or was
+    cancelled, early on) instead, and the move was not played."""
+
+    status, code, title = 409, "time_ran_out", "The time to move ran out"
+
+
 class IllegalMove(ServiceError):
     status, code, title = 422, "illegal_move", "That move is not allowed"
 

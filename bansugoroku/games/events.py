@@ -22,6 +22,8 @@ HOW: dict[Ending, payloads.How] = {
     Ending.WON: "normal",
     Ending.RESIGNED: "resigned",
     Ending.ABANDONED: "abandoned",
+    Ending.TIMED_OUT: "time",
+    Ending.CANCELLED: "cancelled",
 }
 """How a game ended, as `game_ended` says it."""
 

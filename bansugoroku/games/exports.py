@@ -174,9 +174,12 @@ def _mat_result(game: Game) -> str | None:
     if game.state == GameState.PLAYING:
         return None
     if game.winner is None:
-        return "      Abandoned, no result"
+        cancelled = game.state == GameState.CANCELLED
+        return "      Cancelled on time, no result" if cancelled else "      Abandoned, no result"
     columns = ["", ""]
     columns[game.winner] = f"Wins {game.points} point{'s' if game.points > 1 else ''}"
     if game.state == GameState.RESIGNED:
         columns[Side(game.winner).other] = "Resigns"
+    elif game.state == GameState.TIMED_OUT:
+        columns[Side(game.winner).other] = "Loses on time"
     return f"      {columns[0].ljust(_COLUMN)}{columns[1]}"  # Jellyfish indents it by one

@@ -111,6 +111,13 @@ class Table(models.Model):
     next_seed_hash = models.CharField(max_length=64, blank=True, editable=False)
     next_seed_version = models.PositiveIntegerField(null=True, blank=True)
     """The table version at which `next_seed_hash` was first shown."""
+    clock_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    """Days a move (`games.clocks.DAYS`); none: no clock, only the idle close."""
+    deadline = models.DateTimeField(null=True, blank=True)
+    """When the seat to move runs out of time; none when no clock runs (no clock, no
+    game being played). The timeout sweep's index holds only the tables that have one."""
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    """When the current turn's clock started: what a finished turn is charged from."""
     cpu_to_move = models.BooleanField(db_default=False)
     """The CPU is to play the current game's turn: set by every change, for the recovery
     of the CPU's turns whose message was lost (`games.tasks.recover_cpu_turns`)."""
@@ -134,6 +141,11 @@ class Table(models.Model):
             # that leave a turn open (half of them) were HOT, and the database's CPU a
             # move stayed the same: 1.01-1.04 ms against 1.01-1.02 (4,000 moves each,
             # in process, in turn). Not worth changing.
+            # The timeout sweep's candidates, soonest deadline first: only the tables
+            # whose clock runs.
+            models.Index(
+                fields=["deadline"], name="table_deadline", condition=Q(deadline__isnull=False)
+            ),
             models.Index(
                 fields=["updated_at"],
                 name="table_cpu_to_move",
@@ -186,6 +198,9 @@ class Seat(models.Model):
     committed; it moves to the game when the game starts."""
     entropy_version = models.PositiveIntegerField(null=True, blank=True)
     """The table version at which the entropy was given (none: none given)."""
+    clock_left = models.DurationField(null=True, blank=True)
+    """The seat's time bank at a table with a clock (`games.clocks`): what it has left
+    when its turn begins, or, while its turn runs, when that turn began."""
     joined_at = models.DateTimeField(auto_now_add=True)
     last_seen_at = models.DateTimeField(null=True, blank=True)
     """When the seat's player last fetched or changed the table, to the minute
@@ -223,6 +238,9 @@ class GameState(models.TextChoices):
     RESIGNED = "resigned"
     ABANDONED = "abandoned"
     """Ended with no result: the table closed, or neither side could ever move again."""
+    TIMED_OUT = "timed_out", "won on time"
+    CANCELLED = "cancelled"
+    """Ended with no result: time ran out before each side had finished two turns."""
 
 
 class Game(models.Model):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-How = Literal["normal", "resigned", "abandoned"]
+How = Literal["normal", "resigned", "abandoned", "time", "cancelled"]
 """How a game ended, as `game_ended` says it."""
 
 

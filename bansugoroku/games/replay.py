@@ -178,6 +178,8 @@ def _cache_problems(game: Game, value: GameValue) -> list[str]:
         value = value.resign(Side(game.winner).other)  # by either seat, at any moment
     elif value.result is None and game.state == GameState.ABANDONED:
         value = value.abandon()  # its table closed
+    elif value.result is None and game.state in (GameState.TIMED_OUT, GameState.CANCELLED):
+        value = value.time_out()  # the mover's clock ran out: which of the two is the replay's
     result = value.result
     expected = (
         (result.ending.value, result.winner, result.points, str(result.win_kind or ""))

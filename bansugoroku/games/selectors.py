@@ -6,9 +6,12 @@ client needs no rules of its own: the legal single moves are listed with the sta
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from bansugoroku.games import allowed, queries, shapes
+from django.conf import settings
+
+from bansugoroku.games import allowed, clocks, queries, shapes
 from bansugoroku.games.models import Event, Game, Player, Seat, Table
 from bansugoroku.games.store import (
     Caller,
@@ -101,6 +104,7 @@ def table_state(
         "state": table.state,
         "closed_reason": table.closed_reason or None,
         "rules": rules_json(table.rules),
+        "clock": _clock(table, me),
         "you": {"seat": me, "color": seat.color, "is_host": table.host_id == seat.player_id},
         "seats": [_seat(s, me) for s in table.seats.all()],
         "score": {"you": score[me], "opponent": score[other], "black": score[0], "white": score[1]},
@@ -113,6 +117,26 @@ def table_state(
         "active_at": table.active_at.isoformat(),
         "closes_at": None if (closes := table.closes_at) is None else closes.isoformat(),
     }
+
+
+def _clock(table: Table, me: Side) -> shapes.ClockJson | None:
+    if table.clock_days is None:
+        return None
+    seats = list(table.seats.all())
+    allowance = clocks.allowance(table.clock_days)
+    banks = [(s.clock_left or allowance).total_seconds() for s in (seats[me], seats[me.other])]
+    return {
+        "days": table.clock_days,
+        "cap_days": clocks.BANK_CAP * table.clock_days,
+        "day_seconds": settings.CLOCK_DAY_SECONDS,
+        "banks": banks,
+        "deadline": _iso(table.deadline),
+        "turn_started_at": _iso(table.turn_started_at),
+    }
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
 
 
 def table_summary(seat: Seat, opponent: Seat) -> shapes.TableSummary:

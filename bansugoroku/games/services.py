@@ -22,11 +22,12 @@ from django.db import IntegrityError, InterfaceError, OperationalError, transact
 from django.db.models import Model
 from django.utils import timezone
 
-from bansugoroku.games import allowed, events, outbox, queries, store
+from bansugoroku.games import allowed, clocks, events, outbox, queries, store
 from bansugoroku.games.errors import (
     IllegalMove,
     OutcomeUnknown,
     TableClosed,
+    TimeRanOut,
     WrongState,
     refused,
 )
@@ -116,7 +117,14 @@ def player_update(*, player: Player, name: str | None = None, locale: str | None
     return player
 
 
-def table_create(*, host: Player, rules: Rules, cpu: str = "", start: bool = False) -> Change:
+def table_create(
+    *,
+    host: Player,
+    rules: Rules,
+    cpu: str = "",
+    start: bool = False,
+    clock_days: int | None = None,
+) -> Change:
     """A table with the host in the first seat (Black); the second seat free or the CPU's.
     The first game's dice seed is drawn and committed to now, before anyone gives
     entropy: the host gives theirs when starting, the guest when joining.
@@ -124,9 +132,13 @@ def table_create(*, host: Player, rules: Rules, cpu: str = "", start: bool = Fal
     With `start`, a CPU's table starts its first game in the same transaction, so that
     the host plays at once. No entropy can follow a commitment made in the same request:
     that game's dice come from the server's seed alone (from the next game on, each seat
-    gives its own again)."""
+    gives its own again).
+
+    `clock_days` gives the table a clock (`games.clocks`); a table with the CPU has none."""
     if start and not cpu:
         raise WrongState("only a table with the CPU starts when it is created")
+    if clock_days is not None and (cpu or clock_days not in clocks.DAYS):
+        raise WrongState(f"a clock is one of {clocks.DAYS} days a move, at a table of two people")
     for _ in range(10):
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         try:
@@ -139,6 +151,7 @@ def table_create(*, host: Player, rules: Rules, cpu: str = "", start: bool = Fal
                     muji=rules.muji,
                     start=rules.start,
                     state=TableState.READY if cpu else TableState.WAITING,
+                    clock_days=clock_days,
                     **_next_seed(version=1),
                 )
                 Seat.objects.bulk_create(
@@ -281,6 +294,7 @@ def table_leave(*, player: Caller, code: str, version: int) -> Change:
         playing = game if game is not None and not game.is_over else None
         if playing is not None:
             store.write_game(table, playing, store.game_value(table, playing).abandon(), now)
+        clocks.stop(table)
         table.state, table.closed_reason = TableState.CLOSED, ClosedReason.LEFT
         assert seat.player is not None  # the caller's own seat
         closed = events.table_left(table, playing, seat.side, seat.player.name)
@@ -330,15 +344,38 @@ def _on_game(
     errors, each with its stable code. Like every change it holds the table's row lock
     from its read to its commit, so a change that waited for it (the player's other
     device, the other seat, the idle sweep) is checked against what the first one left:
-    refused as stale, or as closed."""
+    refused as stale, or as closed.
+
+    At a table with a clock, a change that finds the mover's time run out at its `now`
+    ends the game on time first, as the sweep would have (`game_time_out`), and is
+    refused as TimeRanOut: the row lock makes the move and the timeout one decision,
+    never both."""
     with _transaction() as now:
         table, seat = lock_seat(code, player, version, now, looking=looking)
         game = _current_game(table)
-        try:
-            step = act(store.game_value(table, game), seat.side, store.roller(game))
-        except GameError as exc:
-            raise refused(exc) from None
-        return _step(table, game, step, now, seats=[seat])
+        if not clocks.ran_out(table, now):
+            try:
+                step = act(store.game_value(table, game), seat.side, store.roller(game))
+            except GameError as exc:
+                raise refused(exc) from None
+            return _step(table, game, step, now, seats=[seat])
+        _step(table, game, Step(store.game_value(table, game).time_out()), now, seats=[seat])
+    raise TimeRanOut(
+        "the time to move ran out before this arrived: the game ended on time "
+        "(or, before each side had played two turns, was cancelled); GET the table"
+    )
+
+
+def game_time_out(*, code: str, now: datetime) -> Change | None:
+    """End the game whose mover's clock ran out by `now`: the other seat wins on time,
+    or the game is cancelled early on (`GameValue.time_out`). Runs in the sweep's
+    transaction (`games.timeouts`), which locked the row; None when the clock no longer
+    ran out under the lock (a move got there first)."""
+    table = store.lock_table(code)
+    if table.state != TableState.PLAYING or not clocks.ran_out(table, now):
+        return None
+    game = _current_game(table)
+    return _step(table, game, Step(store.game_value(table, game).time_out()), now)
 
 
 def _current_game(table: Table) -> Game:
@@ -390,6 +427,12 @@ def _step(
     (`_commit`). A game that ends commits to the next game's seed at once."""
     was_over = game.is_over
     store.write_game(table, game, step.game, now)
+    if table.clock_days is not None:  # both seats' banks are written
+        seats = list(table.seats.all())
+        if started:
+            clocks.start_game(table, seats, step.game, now)
+        else:
+            clocks.after_step(table, seats, step.game, step.turns, now)
     if step.game.result is not None:
         table.state = TableState.BETWEEN_GAMES
         if not was_over:
@@ -447,6 +490,8 @@ TABLE_FIELDS = [
     "active_at",
     "idle_warned",
     "cpu_to_move",
+    "deadline",
+    "turn_started_at",
 ]
 GAME_FIELDS = [
     "state",
@@ -463,7 +508,7 @@ GAME_FIELDS = [
     "position",
     "recent",
 ]
-SEAT_FIELDS = ["entropy", "entropy_version", "last_seen_at"]
+SEAT_FIELDS = ["entropy", "entropy_version", "last_seen_at", "clock_left"]
 """What a change may alter: the table's, the game's and the seats' columns written back."""
 
 

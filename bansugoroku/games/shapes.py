@@ -50,7 +50,8 @@ WinKindOut = Annotated[
         "How the game was won: `iri` (all 15 home), `bear_off` (all 15 borne off), `muji` "
         "(a closed home with the opponent on the bar, on the spot), `mushi` and `mujo` "
         "(an iri win made with that closed home, worth 2 or 3), `resigned` (the loser "
-        "resigned); null when it is not over or ended with no result."
+        "resigned), `time` (the loser's clock ran out); null when it is not over or ended "
+        "with no result."
     ),
 ]
 
@@ -256,6 +257,35 @@ class NextGame(TypedDict):
     ]
 
 
+class ClockJson(TypedDict):
+    """The table's clock: days a move, with a time bank. Only the player to move has a
+    running clock; it runs out at `deadline`. Nothing here changes with the time of the
+    request (the ETag holds): time left now is `deadline` less now for the player to
+    move, and `banks` for the other."""
+
+    days: Annotated[int, Doc("Days a move: what each finished turn adds to the mover's bank.")]
+    cap_days: Annotated[int, Doc("No bank holds more than this many days.")]
+    day_seconds: Annotated[
+        int, Doc("A day's length: 86400, or less on a server set up for trials.")
+    ]
+    banks: Annotated[
+        list[float],
+        Doc(
+            "Seconds on each clock, [yours, theirs], when the current turn began (the "
+            "player to move's is running since `turn_started_at`)."
+        ),
+    ]
+    deadline: Annotated[
+        DateTime | None,
+        Doc(
+            "When the player to move runs out: they lose the game (won on time, 1 point), "
+            "or it is cancelled if each side has not yet finished two turns. Null while no "
+            "game is being played."
+        ),
+    ]
+    turn_started_at: DateTime | None
+
+
 class TableStateJson(TypedDict):
     """The whole table from your side."""
 
@@ -271,6 +301,7 @@ class TableStateJson(TypedDict):
         ),
     ]
     rules: RulesOut
+    clock: Annotated[ClockJson | None, Doc("Null: no clock (only the idle close).")]
     you: You
     seats: list[SeatJson]
     score: Score

@@ -1,6 +1,6 @@
 """Celery tasks that read the events outbox: delivery, the relay that retries it, the
-CPU's turn and the review of a finished game; and the hourly close of idle tables, which
-writes events of its own.
+CPU's turn and the review of a finished game; the hourly close of idle tables, which
+writes events of its own, and the end of games whose clock ran out.
 
 Delivery hands a table's new events to the readers registered with the outbox
 (`outbox.add_reader`) and marks them delivered. Each reader is idempotent, because the
@@ -25,7 +25,7 @@ from django.db import transaction
 from django.db.models import Max, Min
 from django.utils import timezone
 
-from bansugoroku.games import idle, retention, reviews, services
+from bansugoroku.games import idle, retention, reviews, services, timeouts
 from bansugoroku.games.models import Event, Table, TableState
 from bansugoroku.games.outbox import (
     CPU_TURN,
@@ -156,3 +156,13 @@ def close_idle_tables() -> int:
     done = idle.sweep(now=timezone.now())
     log.info("%s", done.summary())
     return done.closed
+
+
+@shared_task(name="games.time_out_games", ignore_result=True)
+def time_out_games() -> int:
+    """End the games whose mover's clock ran out (beat, every CLOCK_SWEEP_SECONDS);
+    returns how many ended."""
+    done = timeouts.sweep(now=timezone.now())
+    if done.timed_out or done.cancelled:
+        log.info("%s", done.summary())
+    return done.timed_out + done.cancelled

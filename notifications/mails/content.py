@@ -250,7 +250,20 @@ def game_over(event: Event, player: Player) -> Content:
         "code": table.code,
     }
     winner, points = payload["winner"], payload["points"]
-    if winner is None:
+    if payload["how"] == "cancelled":
+        result = _(
+            "The time to move ran out before each of you had played two turns: the game "
+            "is cancelled, with no result."
+        )
+    elif payload["how"] == "time" and winner == mine:
+        result = _("%(name)s ran out of time to move: you won the game on time (1 point).") % {
+            "name": them
+        }
+    elif payload["how"] == "time":
+        result = _("You ran out of time to move: %(name)s won the game on time (1 point).") % {
+            "name": them
+        }
+    elif winner is None:
         result = _("The game ended with no result.")
     elif winner == mine:
         result = ngettext(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -134,6 +135,20 @@ def test_either_side_may_resign_at_any_moment_and_the_other_wins_one_point():
     assert game.abandon().result == Result(Ending.ABANDONED, None, 0, None)
     with pytest.raises(GameError):
         game.abandon().resign(Side.BLACK)
+
+
+def test_time_running_out_loses_once_each_side_has_finished_two_turns_and_cancels_before():
+    """Turns alternate from the starter, passes included: during turn 5 each side has
+    finished two."""
+    game = GameValue.start(Rules(), Scripted((3, 1))).game
+    for number, mover in ((1, Side.BLACK), (4, Side.WHITE)):
+        early = replace(game, turn_number=number, to_move=mover)
+        assert early.time_out().result == Result(Ending.CANCELLED, None, 0, None)
+    for number, mover in ((5, Side.BLACK), (6, Side.WHITE), (40, Side.WHITE)):
+        late = replace(game, turn_number=number, to_move=mover).time_out()
+        assert late.result == Result(Ending.TIMED_OUT, mover.other, 1, WinKind.TIME)
+    with pytest.raises(GameError):
+        game.resign(Side.BLACK).time_out()
 
 
 @pytest.mark.parametrize("win", WINS, ids=[w.kind.value for w in WINS])

@@ -120,3 +120,32 @@ def test_the_passes_since_the_readers_play_are_told():
 
     passes = [line for line in said.tables[0].lines if "could not move" in line]
     assert [line.split(" rolled ")[0] for line in passes] == ["You", "Aiko"], passes
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_game_lost_on_time_and_one_cancelled_are_told_as_such(locale):
+    """Both seats read who ran out; the early cancellation says there is no result."""
+    from bansugoroku.games import timeouts
+    from bansugoroku.games.models import Table
+
+    host, guest = (
+        PlayerFactory(name="Aiko", locale=locale),
+        PlayerFactory(name="Ben", locale=locale),
+    )
+    said = {}
+    for turns, name in ((0, "cancelled"), (4, "time")):
+        table = GameFactory(host=host, guest=guest, clock_days=1).table
+        for _ in range(turns):
+            TurnFactory(game=Table.objects.get(pk=table.pk).current_game)
+        table = Table.objects.get(pk=table.pk)
+        timeouts.sweep(now=table.deadline)
+        ended = Event.objects.get(table=table, kind="game_ended")
+        assert ended.payload["how"] == name
+        said[name] = [content.for_notice("game_over", ended, p).intro[0] for p in (host, guest)]
+    assert said["cancelled"][0] == said["cancelled"][1]
+    assert said["time"][0] != said["time"][1] and "Ben" in said["time"][0] + said["time"][1]
+    if locale == "en":
+        winner = 1 - Table.objects.get(pk=table.pk).current_game.turn_seat
+        assert said["time"][winner].endswith("you won the game on time (1 point).")
+        assert said["time"][1 - winner].startswith("You ran out of time to move:")
+        assert said["cancelled"][0].endswith("the game is cancelled, with no result.")

@@ -1,0 +1,96 @@
+"""A table's clock: days a move, with a time bank. Pure arithmetic on the table and its
+seats; the changes (`services`) call it and write what it sets.
+
+A table has no clock (the seeds' rule, the default) or `clock_days` of 1, 2, 3, 5, 7 or
+14 a move. Each seat has a bank (`Seat.clock_left`): the days at a game's start, and
+after each turn it finishes, what it had left plus the days again, up to twice the days
+(`BANK_CAP`). So a player who answers quickly may take longer on a hard move later,
+but nobody saves up weeks. Only the seat to move has a running clock; its `deadline`
+is on the table (the sweep's index, `timeouts`), with when its turn began. Between
+games and at a closed table no clock runs; the idle close stays the outer bound.
+
+A "day" is CLOCK_DAY_SECONDS long: 86,400, or less for trials.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from django.conf import settings
+
+from bansugoroku.games.models import Seat, Table
+from engine.game import FinishedTurn, GameValue
+
+DAYS = (1, 2, 3, 5, 7, 14)
+"""The clocks a table may have, in days a move."""
+BANK_CAP = 2
+"""A seat's bank never holds more than this many times the days a move."""
+
+
+def allowance(days: int) -> timedelta:
+    """What each turn adds to the mover's bank, and what each bank starts a game with."""
+    return timedelta(seconds=days * settings.CLOCK_DAY_SECONDS)
+
+
+def start_game(table: Table, seats: Sequence[Seat], game: GameValue, now: datetime) -> None:
+    """Fill both banks and start the first mover's clock."""
+    if table.clock_days is None:
+        return
+    for seat in seats:
+        seat.clock_left = allowance(table.clock_days)
+    if game.result is None:
+        _run(table, seats, game, now)
+    else:
+        stop(table)
+
+
+def after_step(
+    table: Table,
+    seats: Sequence[Seat],
+    game: GameValue,
+    turns: Sequence[FinishedTurn],
+    now: datetime,
+) -> None:
+    """Charge the turns a step finished to their seats and start the next mover's clock;
+    stop the clocks when the game ended. A move that leaves the turn open, or an undo,
+    changes nothing: the mover's clock runs on."""
+    if table.clock_days is None:
+        return
+    if game.result is not None:
+        table.deadline = table.turn_started_at = None
+        return
+    if not turns:
+        return
+    days, started = table.clock_days, table.turn_started_at or now
+    for i, turn in enumerate(turns):  # the mover's play, then any passes that followed
+        seat = seats[turn.side]
+        used = now - started if i == 0 else timedelta(0)
+        left = (seat.clock_left or timedelta(0)) - used + allowance(days)
+        seat.clock_left = min(left, BANK_CAP * allowance(days))
+    _run(table, seats, game, now)
+
+
+def stop(table: Table) -> None:
+    """No clock runs: the game ended or the table closed."""
+    table.deadline = table.turn_started_at = None
+
+
+def ran_out(table: Table, now: datetime) -> bool:
+    """The seat to move has no time left at `now`."""
+    return table.deadline is not None and table.deadline <= now
+
+
+def time_left(table: Table, seat: Seat, to_move: int | None, now: datetime) -> timedelta | None:
+    """What the seat has left at `now`: its running clock, or its bank while it waits."""
+    if table.clock_days is None or seat.clock_left is None:
+        return None
+    if seat.number == to_move and table.deadline is not None:
+        return max(table.deadline - now, timedelta(0))
+    return seat.clock_left
+
+
+def _run(table: Table, seats: Sequence[Seat], game: GameValue, now: datetime) -> None:
+    mover = seats[game.to_move]
+    assert mover.clock_left is not None
+    table.turn_started_at, table.deadline = now, now + mover.clock_left
