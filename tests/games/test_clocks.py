@@ -12,8 +12,8 @@ import time_machine
 from django.utils import timezone
 
 from bansugoroku.games import idle, timeouts
-from bansugoroku.games.replay import replay_game, score_problems
 from bansugoroku.games.models import EventKind, GameState, Seat, Table, TableState
+from bansugoroku.games.replay import replay_game, score_problems
 from tests.client import Api, check, open_table
 from tests.finished_games import whole_play
 
