@@ -11,9 +11,10 @@ from typing import Any
 
 from django import forms
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from bansugoroku.games import clocks
 from bansugoroku.games.models import CpuLevel
 from bansugoroku.games.vocabulary import cpu_choice, cpu_level_name
 from bansugoroku.players.display_names import MAX_LENGTH, refused_characters
@@ -88,6 +89,17 @@ START = [
     (Start.ALTERNATE.value, _("Take turns: the host starts the first game, then it alternates")),
     (Start.ROLL.value, _("Roll for it: each rolls one die, the higher starts")),
 ]
+CLOCKS = [
+    ("", _("No clock: take your time")),
+    *[
+        (
+            days,
+            ngettext_lazy("%(days)d day a move", "%(days)d days a move", "days") % {"days": days},
+        )
+        for days in clocks.DAYS
+    ],
+]
+"""A table's clock, for a table against a friend: the CPU's tables have none."""
 
 
 class NewTableForm(PlayerForm):
@@ -104,6 +116,9 @@ class NewTableForm(PlayerForm):
     start = forms.ChoiceField(
         choices=START, initial=Start.ALTERNATE.value, widget=forms.RadioSelect
     )
+    clock = forms.TypedChoiceField(
+        choices=CLOCKS, coerce=int, empty_value=None, required=False, label=_("Clock")
+    )
 
     def clean(self) -> dict[str, Any]:
         """The opponent as "friend" or a CPU level. Sent without a button pressed (Enter
@@ -119,7 +134,7 @@ class NewTableForm(PlayerForm):
 
     def rules_refused(self) -> bool:
         """Whether the house rules are shown unfolded: one of them was refused."""
-        return any(name in self.errors for name in ("finish", "muji", "start"))
+        return any(name in self.errors for name in ("finish", "muji", "start", "clock"))
 
 
 _TABLE_LINK = re.compile(r"/(?:t|tables)/([^/?#\s]+)")

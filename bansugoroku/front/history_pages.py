@@ -171,6 +171,8 @@ def _result(summary: shapes.GameSummary, me: int, table: Table) -> str:
     """The game's outcome in a few words, for the viewer."""
     if summary["state"] == "playing":
         return _("Playing")
+    if summary["state"] == "cancelled":
+        return _("Cancelled on time, with no winner")
     if summary["winner_seat"] is None:
         return _("Ended with no winner")
     values = {
@@ -179,4 +181,6 @@ def _result(summary: shapes.GameSummary, me: int, table: Table) -> str:
     }
     if summary["state"] == "resigned":
         return _("%(who)s won by resignation: %(points)s") % values
+    if summary["state"] == "timed_out":
+        return _("%(who)s won on time: %(points)s") % values
     return _("%(who)s won: %(points)s") % values

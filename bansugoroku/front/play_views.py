@@ -92,7 +92,9 @@ def table_new(request: HttpRequest) -> HttpResponse:
     rules = Rules.from_json({key: data[key] for key in ("finish", "muji", "start")})
     # Against the CPU the table page starts the first game as it opens (table.js), with
     # the browser's entropy given after the seed's hash is published.
-    change = services.table_create(host=player, rules=rules, cpu=cpu)
+    # A clock is for a table of two people; the CPU's tables have none.
+    clock_days = None if cpu else data["clock"]
+    change = services.table_create(host=player, rules=rules, cpu=cpu, clock_days=clock_days)
     response = redirect("table-page", code=change.table.code)
     if token:
         remember(response, token)

@@ -40,6 +40,14 @@ TABLE_TEXTS: dict[str, Promise] = {
     "they_won": _("%(name)s won the game by %(how)s: %(points)s to their score."),
     "you_resigned": _("You resigned: %(name)s wins the game, worth 1."),
     "they_resigned": _("%(name)s resigned: you win the game, worth 1."),
+    "you_timed_out": _("Your time to move ran out: %(name)s wins the game on time, worth 1."),
+    "they_timed_out": _("%(name)s's time to move ran out: you win the game on time, worth 1."),
+    "cancelled": _(
+        "The time to move ran out before each side had played two turns: the game is "
+        "cancelled, with no winner."
+    ),
+    "clock_yours": _("Your time: %(left)s left, until %(when)s. %(name)s: %(theirs)s."),
+    "clock_theirs": _("%(name)s's time: %(left)s left, until %(when)s. Yours: %(mine)s."),
     "abandoned": _("The table stood idle too long: the game ended with no winner."),
     "abandoned_left": _("A player left the table: the game ended with no winner."),
     "closed": _("This table is closed."),

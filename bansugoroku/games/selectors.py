@@ -157,6 +157,7 @@ def table_summary(seat: Seat, opponent: Seat) -> shapes.TableSummary:
         "game_number": game.number if game else None,
         "turn_number": game.turn_number if game else None,
         "dice": list(game.dice) if to_move is not None and game else None,
+        "deadline": _iso(table.deadline),
         "updated_at": table.updated_at.isoformat(),
     }
 

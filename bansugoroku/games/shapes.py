@@ -351,6 +351,13 @@ class TableSummary(TypedDict):
     dice: Annotated[
         Dice | None, Doc("The dice of the turn being played; null when no game is playing.")
     ]
+    deadline: Annotated[
+        DateTime | None,
+        Doc(
+            "When the player to move runs out of time, at a table with a clock; null when "
+            "no clock runs. Within your turns, and within theirs, the soonest come first."
+        ),
+    ]
     updated_at: Annotated[
         DateTime, Doc("The table's last change (a move, a join, a game's start or end).")
     ]

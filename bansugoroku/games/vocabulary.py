@@ -204,8 +204,8 @@ WIN_NAMES: dict[WinKind, Promise] = {
 }
 """Each board win by its old name, as the engine's result gives its kind: the history
 page shows it, and the table page's script gets it with its texts (`front.texts`). A
-resignation has no name here: both pages tell it in a sentence of its own, which says
-who resigned."""
+resignation and a win on time have no name here: both pages tell each in a sentence of
+its own, which says who resigned or ran out."""
 
 
 def points_won(points: int) -> str:

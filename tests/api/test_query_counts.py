@@ -42,12 +42,14 @@ def test_a_move_within_a_turn_takes_two_queries(host, guest, django_assert_num_q
     assert "UPDATE games_game" in write and "UPDATE games_table" in write, write
 
 
+@pytest.mark.parametrize("clock_days", [None, 3], ids=["no clock", "clock"])
 def test_a_move_ending_the_turn_takes_two_queries_whatever_the_passes(
-    host, guest, django_assert_num_queries
+    host, guest, django_assert_num_queries, clock_days
 ):
     # seats with table (FOR UPDATE) and game, then one statement inserting the turn (and
-    # any passes after it) and its event and updating the game and the table
-    code = open_table(host, guest)
+    # any passes after it) and its event and updating the game and the table; on a
+    # clock, the same statement writes both seats' banks and the next deadline
+    code = open_table(host, guest, clock_days=clock_days)
     player, state = to_move(host, guest, code)
     first = state["game"]["turn"]["legal_moves"][0]
     after = player.post(f"tables/{code}/moves", {"version": state["version"], "moves": [first]})
@@ -63,6 +65,7 @@ def test_a_move_ending_the_turn_takes_two_queries_whatever_the_passes(
     write = captured[2]["sql"]
     assert "UPDATE games_table" in write and "UPDATE games_game" in write, write
     assert "INSERT INTO games_turn" in write and "INSERT INTO games_event" in write
+    assert ("clock_left" in write) is (clock_days is not None), write
     turns = Turn.objects.filter(game=game).order_by("number")
     assert [t.number for t in turns] == list(range(1, len(turns) + 1))
     assert turns[0].moves == [first, second]

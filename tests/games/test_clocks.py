@@ -218,3 +218,12 @@ def test_the_idle_close_and_leaving_stop_the_clock(clock, host, guest):
     assert idle.sweep(now=timezone.now()).closed == 1
     assert Table.objects.get(code=idle_code).deadline is None
     assert timeouts.sweep(now=timezone.now() + 200 * DAY).timed_out == 0
+
+
+def test_my_tables_put_the_soonest_deadline_first_within_my_turns(clock, host, guest):
+    """Three tables where it is the host's turn: no clock, 14 days, 1 day."""
+    codes = [open_table(host, guest, clock_days=days) for days in (None, 14, 1)]
+    assert all(to_move(code, host, guest)[0] is host for code in codes)
+    listed = host.get("tables").body
+    assert [t["code"] for t in listed] == [codes[2], codes[1], codes[0]]
+    assert listed[0]["deadline"] == (START + DAY).isoformat() and listed[2]["deadline"] is None

@@ -395,6 +395,10 @@ function resultText(result) {
   if (result.kind === "resigned") {
     return fmt(result.you_won ? texts.they_resigned : texts.you_resigned, { name });
   }
+  if (result.kind === "timed_out") {
+    return fmt(result.you_won ? texts.they_timed_out : texts.you_timed_out, { name });
+  }
+  if (result.kind === "cancelled") return texts.cancelled;
   if (result.kind !== "won") {
     return state.closed_reason === "left" ? texts.abandoned_left : texts.abandoned;
   }
@@ -518,9 +522,40 @@ function closingText() {
   return fmt(texts.closes, { when });
 }
 
+// A span of time in its largest whole unit and the next one ("2 days, 4 hours"),
+// minutes and seconds near the end: a clock of a short trial day runs in seconds.
+function span(seconds) {
+  const units = [["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
+  const parts = [];
+  let rest = Math.max(0, Math.floor(seconds));
+  for (const [unit, size] of units) {
+    const count = Math.floor(rest / size);
+    if (count || (parts.length === 0 && unit === "second")) {
+      parts.push(new Intl.NumberFormat(LANGUAGE, { style: "unit", unit, unitDisplay: "long" }).format(count));
+    }
+    rest -= count * size;
+    if (parts.length === 2 || (parts.length && !count)) break;
+  }
+  return new Intl.ListFormat(LANGUAGE, { style: "narrow", type: "unit" }).format(parts);
+}
+
+// Whose clock runs and until when, as an exact time in the reader's zone and language;
+// the other side's bank beside it. Nothing while no game is being played.
+function clockText() {
+  const clock = state.clock;
+  if (!clock || !clock.deadline || !state.game || state.game.result) return "";
+  const left = span((Date.parse(clock.deadline) - Date.now()) / 1000);
+  const when = new Intl.DateTimeFormat(LANGUAGE, { dateStyle: "medium", timeStyle: "short" })
+    .format(new Date(clock.deadline));
+  const [mine, theirs] = clock.banks.map(span);
+  if (myTurn()) return fmt(texts.clock_yours, { left, when, name: opponent(), theirs });
+  return fmt(texts.clock_theirs, { left, when, name: opponent(), mine });
+}
+
 // The sentences that go stale as time passes: drawn at each render and each poll.
 function drawTimes() {
-  for (const [box, text] of [[$("#wait"), waitText()], [$("#closing"), closingText()]]) {
+  const times = [[$("#wait"), waitText()], [$("#closing"), closingText()], [$("#clock"), clockText()]];
+  for (const [box, text] of times) {
     box.textContent = text;
     box.hidden = !text;
   }
