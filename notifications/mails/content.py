@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC
 
 from django.urls import reverse
 from django.utils import translation
@@ -201,6 +202,9 @@ def _waiting_line(
             % {"name": who, "dice": dice_text(passed["dice"])}
         )
     lines.append(_("You rolled %(dice)s.") % {"dice": dice_text(game.dice)})
+    if table.deadline is not None:  # players have no time zone of their own yet
+        when = date_format(table.deadline.astimezone(UTC), "DATETIME_FORMAT")
+        lines.append(_("Your time to move runs out on %(when)s (UTC).") % {"when": when})
     if not by_mail:
         return TableLine(table.code, table_url(table.code), lines)
     turn = selectors.turn_to_play(table, seat)

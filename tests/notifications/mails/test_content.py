@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC
+
 import pytest
 from django.utils import timezone
 
@@ -149,3 +151,14 @@ def test_a_game_lost_on_time_and_one_cancelled_are_told_as_such(locale):
         assert said["time"][winner].endswith("you won the game on time (1 point).")
         assert said["time"][1 - winner].startswith("You ran out of time to move:")
         assert said["cancelled"][0].endswith("the game is cancelled, with no result.")
+
+
+def test_the_your_turn_mail_of_a_table_with_a_clock_gives_the_deadline():
+    host, guest = PlayerFactory(name="Aiko"), PlayerFactory(name="Ben")
+    table = GameFactory(host=host, guest=guest, clock_days=3).table
+    table.refresh_from_db()
+    lines = content.your_turn(host).tables[0].lines
+    assert lines[-1].startswith("Your time to move runs out on ") and lines[-1].endswith("(UTC).")
+    assert str(table.deadline.astimezone(UTC).year) in lines[-1]
+    unclocked = GameFactory(host=PlayerFactory(), guest=guest).table
+    assert not any("runs out" in line for line in content.your_turn(unclocked.host).tables[0].lines)
