@@ -51,12 +51,12 @@ _MAKE_GAMES = """
 """
 
 
-def scratch_url(base: str) -> str:
+def scratch_url(base: str, bench: str = "idle_sweep") -> str:
     """A database of the bench's own beside `base`'s, named after it so checkouts
     benchmarked at once on one server do not share it."""
     parts = urlsplit(base)
     name = unquote(parts.path.lstrip("/")) or "postgres"
-    return parts._replace(path=f"/{name}_idle_sweep").geturl()
+    return parts._replace(path=f"/{name}_{bench}").geturl()
 
 
 def recreate(url: str, *, drop_only: bool = False) -> None:

@@ -120,3 +120,19 @@ def test_the_idle_sweep_benchmark_runs():
     with psycopg.connect(maintenance) as conn:
         left = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [scratch])
         assert left.fetchone() is None, "the scratch database was dropped"
+
+
+def test_the_clock_sweep_benchmark_runs():
+    """2,000 clocks, 50 run out, in batches of 20, in a scratch database it makes and drops."""
+    parts = urlsplit(settings.DATABASE_URL)
+    base = parts._replace(path=f"{parts.path}_smoke").geturl()
+    result = bench("clock_sweep", base, "--tables", "2000", "--expired", "50", "--batch", "20")
+    assert re.search(r"^ended\s+50 \(.*\), still past their deadline 0$", result.stdout, re.M)
+    assert re.search(r"^reference\s+50 rows", result.stdout, re.M), result.stdout
+    assert re.search(r"^batches\s+3 of up to 20 tables", result.stdout, re.M), result.stdout
+    assert "Index Scan using table_deadline" in result.stdout, result.stdout
+    scratch = unquote(f"{parts.path.lstrip('/')}_smoke_clock_sweep")
+    maintenance = parts._replace(path="/postgres").geturl()
+    with psycopg.connect(maintenance) as conn:
+        left = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [scratch])
+        assert left.fetchone() is None, "the scratch database was dropped"
