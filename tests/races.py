@@ -63,6 +63,20 @@ class Race(Generic[T]):
         return answers
 
 
+def in_thread(call: Callable[[], object]) -> threading.Thread:
+    """`call` on a connection of its own, started now."""
+
+    def run() -> None:
+        try:
+            call()
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
 def lock_waiters() -> int:
     """Connections to the test database waiting for a lock, as PostgreSQL sees them now."""
     with connection.cursor() as cursor:

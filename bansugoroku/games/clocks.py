@@ -81,15 +81,6 @@ def ran_out(table: Table, now: datetime) -> bool:
     return table.deadline is not None and table.deadline <= now
 
 
-def time_left(table: Table, seat: Seat, to_move: int | None, now: datetime) -> timedelta | None:
-    """What the seat has left at `now`: its running clock, or its bank while it waits."""
-    if table.clock_days is None or seat.clock_left is None:
-        return None
-    if seat.number == to_move and table.deadline is not None:
-        return max(table.deadline - now, timedelta(0))
-    return seat.clock_left
-
-
 def _run(table: Table, seats: Sequence[Seat], game: GameValue, now: datetime) -> None:
     mover = seats[game.to_move]
     assert mover.clock_left is not None

@@ -9,14 +9,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from bansugoroku.games import services, timeouts
 from bansugoroku.games.models import EventKind, Game, GameState, Table, TableState, Turn
 from tests.client import open_table
 from tests.finished_games import whole_play
-from tests.races import TIMEOUT, before, legal_moves, outcome, post, seated
+from tests.races import TIMEOUT, before, in_thread, legal_moves, outcome, post, seated
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -27,18 +27,6 @@ START = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
 def clock() -> Iterator[time_machine.Coordinates]:
     with time_machine.travel(START, tick=False) as traveller:
         yield traveller
-
-
-def in_thread(call) -> threading.Thread:
-    def run() -> None:
-        try:
-            call()
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    return thread
 
 
 def game_ended_events(code: str) -> int:

@@ -29,6 +29,7 @@ from tests.races import (
     Before,
     Race,
     before,
+    in_thread,
     legal_moves,
     lock_waiters,
     outcome,
@@ -57,20 +58,6 @@ def assert_history_intact(code: str) -> None:
         assert numbers == list(range(1, game.turn_number)), (game, numbers)
     sequences = list(table.events.values_list("sequence", flat=True))
     assert sequences == list(range(1, table.last_event + 1)), "events with a gap or twice"
-
-
-def in_thread(call) -> threading.Thread:
-    """`call` on a connection of its own, started now."""
-
-    def run() -> None:
-        try:
-            call()
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    return thread
 
 
 def test_a_move_waiting_for_the_sweeps_lock_is_refused_as_table_closed(clock, host, guest):
