@@ -108,3 +108,19 @@ def played_once(django_db_blocker: Any) -> Iterator[Played]:
             Table.objects.filter(code=played.code).delete()
             tokens = [token_hash(str(player.token)) for player in (host, guest)]
             Player.objects.filter(token_hash__in=tokens).delete()
+
+
+def to_move(code: str, host: Api, guest: Api) -> tuple[Api, Api]:
+    table = Table.objects.select_related("current_game").get(code=code)
+    assert table.current_game is not None
+    return (host, guest) if table.current_game.turn_seat == 0 else (guest, host)
+
+
+def play_turn(code: str, host: Api, guest: Api) -> Api:
+    """The mover plays a whole turn; returns who played it."""
+    me, _ = to_move(code, host, guest)
+    answer = me.post(
+        f"tables/{code}/moves", {"version": me.state(code)["version"], "moves": whole_play(code)}
+    )
+    assert answer.status == 200, answer.body
+    return me

@@ -4,11 +4,9 @@ connections: the game is decided once, never both played and lost on time."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
-import time_machine
 from django.db import transaction
 from django.utils import timezone
 
@@ -19,14 +17,6 @@ from tests.finished_games import whole_play
 from tests.races import TIMEOUT, before, in_thread, legal_moves, outcome, post, seated
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-
-START = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def clock() -> Iterator[time_machine.Coordinates]:
-    with time_machine.travel(START, tick=False) as traveller:
-        yield traveller
 
 
 def game_ended_events(code: str) -> int:

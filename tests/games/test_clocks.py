@@ -4,43 +4,19 @@ Time is moved with time-machine."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
-import time_machine
 from django.utils import timezone
 
 from bansugoroku.games import idle, timeouts
 from bansugoroku.games.models import EventKind, GameState, Seat, Table, TableState
 from bansugoroku.games.replay import replay_game, score_problems
 from tests.client import Api, check, open_table
-from tests.finished_games import whole_play
+from tests.finished_games import play_turn, to_move, whole_play
+from tests.moments import START
 
-START = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
-
-
-@pytest.fixture
-def clock() -> Iterator[time_machine.Coordinates]:
-    with time_machine.travel(START, tick=False) as traveller:
-        yield traveller
-
-
-def to_move(code: str, host: Api, guest: Api) -> tuple[Api, Api]:
-    table = Table.objects.select_related("current_game").get(code=code)
-    assert table.current_game is not None
-    return (host, guest) if table.current_game.turn_seat == 0 else (guest, host)
-
-
-def play_turn(code: str, host: Api, guest: Api) -> Api:
-    """The mover plays a whole turn; returns who played it."""
-    me, _ = to_move(code, host, guest)
-    answer = me.post(
-        f"tables/{code}/moves", {"version": me.state(code)["version"], "moves": whole_play(code)}
-    )
-    assert answer.status == 200, answer.body
-    return me
 
 
 def banks(code: str) -> list[timedelta | None]:

@@ -5,11 +5,9 @@ The sweep runs against the real database, as the beat task and the command run i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
-import time_machine
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
@@ -17,17 +15,11 @@ from bansugoroku.games import idle, payloads
 from bansugoroku.games.models import Event, EventKind, Game, GameState, Table, TableState
 from tests.client import mover, open_table
 from tests.finished_games import whole_play
+from tests.moments import START
 
 pytestmark = pytest.mark.django_db
 
-START = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
-
-
-@pytest.fixture
-def clock() -> Iterator[time_machine.Coordinates]:
-    with time_machine.travel(START, tick=False) as traveller:
-        yield traveller
 
 
 def sweep(**options: int) -> idle.Sweep:

@@ -17,6 +17,9 @@ from notifications.sign_in import SEND_SIGN_IN
 from notifications.tasks import send_answer, send_confirmation, send_sign_in
 from tests.client import Api
 
+LOCALES = ["en", "de", "fr", "ru", "ja"]
+"""The languages players read their notices in."""
+
 
 def deliver(table: Table) -> list[Notice]:
     """Hand on the table's events as the worker does; its notices so far."""

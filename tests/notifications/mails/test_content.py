@@ -11,11 +11,9 @@ from bansugoroku.games import services
 from bansugoroku.games.models import Event, Turn
 from notifications.mails import content
 from tests.factories import GameFactory, PlayerFactory, TurnFactory
-from tests.notifications.helpers import deliver
+from tests.notifications.helpers import LOCALES, deliver
 
 pytestmark = pytest.mark.django_db
-
-LOCALES = ["en", "de", "fr", "ru", "ja"]
 
 
 def closing_event(table, kind: str, payload: dict) -> Event:
