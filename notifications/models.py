@@ -29,6 +29,7 @@ class Kind(models.TextChoices):
     OPPONENT_JOINED = "opponent_joined"
     TABLE_CLOSING = "table_closing"
     TABLE_CLOSED = "table_closed"
+    CLOCK_LOW = "clock_low"
 
 
 class EmailMode(models.TextChoices):

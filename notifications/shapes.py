@@ -35,6 +35,7 @@ class KindsOut(TypedDict):
     opponent_joined: ChannelsOut
     table_closing: ChannelsOut
     table_closed: ChannelsOut
+    clock_low: ChannelsOut
 
 
 class NoticePreferences(TypedDict):
@@ -60,6 +61,13 @@ class NoticePreferences(TypedDict):
         ),
     ]
     play_by_reply_cpu: Annotated[bool, Doc("The same at tables against the CPU (on by default).")]
+    clock_reminders: Annotated[
+        list[int],
+        Doc(
+            "At tables with a clock, the hours before your deadline at which a "
+            "`clock_low` notice reminds you, largest first ([24, 2] by default; [] none)."
+        ),
+    ]
 
 
 class SignInAsked(TypedDict):

@@ -55,6 +55,9 @@ class Api:
     def get(self, path: str, **headers: str) -> Answer:
         return self.call("GET", path, **headers)
 
+    def patch(self, path: str, body: Any = None, **kwargs: Any) -> Answer:
+        return self.call("PATCH", path, body, **kwargs)
+
     def post(self, path: str, body: Any = None, **kwargs: Any) -> Answer:
         return self.call("POST", path, body if body is not None else {}, **kwargs)
 

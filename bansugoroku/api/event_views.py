@@ -23,8 +23,9 @@ KINDS = """Each event has a `kind`, the `seat` it concerns, and a `payload`:
   numbering, as backgammon writes a play, `hit`), null at a game's start; `passes`, the
   rolls with no legal move in between (`turn`, `seat`, `dice`).
 - `game_ended` (seat: the winner, null with no result): `game`, `winner`, `points`,
-  `how` (`normal`, `resigned` or `abandoned`), `win_kind` (as a game's result has it:
-  `iri`, `bear_off`, `muji`, `mushi`, `mujo` or `resigned`; null with no result),
+  `how` (`normal`, `resigned`, `abandoned`, `time` or `cancelled`), `win_kind` (as a
+  game's result has it: `iri`, `bear_off`, `muji`, `mushi`, `mujo`, `resigned` or
+  `time`; null with no result),
   `score` [Black, White] after it, and
   `played` and `passes` as in `turn_started`.
 - `table_closing` (no seat): nobody has acted at the table for a while, and it closes
@@ -32,7 +33,9 @@ KINDS = """Each event has a `kind`, the `seat` it concerns, and a `payload`:
 - `table_closed` (seat: the player who left, null when it closed idle): `reason`
   (`idle`: nobody acted for `idle_days` days since `last_active_at`; `left`: the player
   in `seat`, called `name`, left it), `game` (the number of the game it ended with no
-  result, null if none was being played) and `score` [Black, White]."""
+  result, null if none was being played) and `score` [Black, White].
+- `clock_low` (seat: the player to move): their time to move runs out at `deadline`
+  (ISO-8601), `hours` from now, the reminder threshold they chose; `game`."""
 
 
 class EventsView(APIView):

@@ -8,6 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from bansugoroku.api.serializers import Address, StrictSerializer, Text
+from bansugoroku.games import clocks
 from notifications.models import EmailMode, Kind
 
 MAX_MUTES = 500
@@ -65,6 +66,17 @@ class PreferencesSerializer(StrictSerializer):
     )
     play_by_reply = Bool(required=False, help_text='Answer "your turn" e-mails with the move.')
     play_by_reply_cpu = Bool(required=False, help_text="The same at tables against the CPU.")
+    clock_reminders = serializers.ListField(
+        child=serializers.ChoiceField(clocks.REMINDER_HOURS),
+        max_length=clocks.MOST_REMINDERS,
+        required=False,
+        help_text="Replaces the list: the hours before a deadline of yours to be reminded "
+        f"at, {clocks.MOST_REMINDERS} at most, each one of {list(clocks.REMINDER_HOURS)}; "
+        "[] for none. The change counts from your next turn.",
+    )
+
+    def validate_clock_reminders(self, value: list[int]) -> list[int]:
+        return sorted(set(value), reverse=True)
 
 
 class ConfirmSerializer(StrictSerializer):

@@ -48,6 +48,7 @@ def preferences_json(player: Player, prefs: Preferences) -> shapes.NoticePrefere
         "muted_tables": preferences.muted_codes(player),
         "play_by_reply": prefs.play_by_reply,
         "play_by_reply_cpu": prefs.play_by_reply_cpu,
+        "clock_reminders": player.reminder_hours,
     }
 
 
@@ -75,7 +76,8 @@ class NoticePreferencesView(APIView):
         summary="Change which notices you get",
         description="Give only what changes: `kinds` per kind and channel, e.g. "
         '`{"kinds": {"your_turn": {"email": false}}}`, the `email_mode`, '
-        "`muted_tables` (the whole list), or `play_by_reply` and `play_by_reply_cpu`. "
+        "`muted_tables` (the whole list), `play_by_reply` and `play_by_reply_cpu`, or "
+        "`clock_reminders` (the whole list). "
         "A code you don't sit at is 404 `table_not_found`.",
     )
     def patch(self, request: Request) -> Response:

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django_stubs_ext import StrPromise
 
+from bansugoroku.games import clocks
 from bansugoroku.games.models import Player
 from notifications.consent import addresses, preferences
 from notifications.consent.tokens import read_confirm_token
@@ -36,6 +37,7 @@ KINDS: dict[str, StrPromise] = {
     Kind.OPPONENT_JOINED: _("Opponent joined"),
     Kind.TABLE_CLOSING: _("Table closing soon"),
     Kind.TABLE_CLOSED: _("Table closed"),
+    Kind.CLOCK_LOW: _("Time running out"),
 }
 """Each kind of notice as the page names it, in the API's order."""
 
@@ -98,7 +100,22 @@ def notices_context(player: Player) -> dict[str, Any]:
         "reply_on": reply_tokens.inbound_provider() is not None,
         "play_by_reply": prefs.play_by_reply,
         "play_by_reply_cpu": prefs.play_by_reply_cpu,
+        "reminders": reminder_choices(player.reminder_hours),
     }
+
+
+def reminder_choices(chosen: list[int]) -> list[dict[str, Any]]:
+    """The two reminder menus, each with the hours it may have and the one it has (none:
+    off)."""
+    options = [
+        (
+            count,
+            ngettext("%(count)d hour before", "%(count)d hours before", count) % {"count": count},
+        )
+        for count in clocks.REMINDER_HOURS
+    ]
+    held = [*chosen, *[None] * clocks.MOST_REMINDERS][: clocks.MOST_REMINDERS]
+    return [{"number": n + 1, "chosen": hours, "options": options} for n, hours in enumerate(held)]
 
 
 @require_safe

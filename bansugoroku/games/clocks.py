@@ -9,7 +9,14 @@ but nobody saves up weeks. Only the seat to move has a running clock; its `deadl
 is on the table (the sweep's index, `timeouts`), with when its turn began. Between
 games and at a closed table no clock runs; the idle close stays the outer bound.
 
-A "day" is CLOCK_DAY_SECONDS long: 86,400, or less for trials.
+The mover is reminded before their deadline, at the hours before it they chose
+(`Player.reminder_hours`, 24 and 2 unless they change them): `Table.remind_at` is the
+next such moment this turn, which the sweep (`timeouts.remind`) turns into a
+`clock_low` event. A threshold at or beyond the whole turn's time is skipped: a
+reminder at the turn's start would say nothing that "your turn" did not.
+
+A "day" is CLOCK_DAY_SECONDS long: 86,400, or less for trials, and an hour of a
+reminder is a 24th of it.
 """
 
 from __future__ import annotations
@@ -26,6 +33,32 @@ DAYS = (1, 2, 3, 5, 7, 14)
 """The clocks a table may have, in days a move."""
 BANK_CAP = 2
 """A seat's bank never holds more than this many times the days a move."""
+REMINDER_HOURS = (1, 2, 3, 6, 12, 24, 48)
+"""The hours before a deadline a player may choose to be reminded at, two at most."""
+MOST_REMINDERS = 2
+
+
+def hours(count: int) -> timedelta:
+    """`count` hours of a clock's day (CLOCK_DAY_SECONDS shortens them alike)."""
+    return timedelta(seconds=count * settings.CLOCK_DAY_SECONDS / 24)
+
+
+def next_reminder(
+    deadline: datetime, reminder_hours: Sequence[int], now: datetime
+) -> datetime | None:
+    """The first moment after `now` that is one of the reminder thresholds before
+    `deadline`, or none."""
+    due = [deadline - hours(h) for h in reminder_hours if deadline - hours(h) > now]
+    return min(due, default=None)
+
+
+def passed_threshold(
+    deadline: datetime, reminder_hours: Sequence[int], now: datetime
+) -> int | None:
+    """The nearest threshold already passed at `now` but not the deadline itself: what
+    a reminder sent now says. A sweep that comes late sends only that one."""
+    passed = [h for h in reminder_hours if deadline - hours(h) <= now < deadline]
+    return min(passed, default=None)
 
 
 def allowance(days: int) -> timedelta:
@@ -58,7 +91,7 @@ def after_step(
     if table.clock_days is None:
         return
     if game.result is not None:
-        table.deadline = table.turn_started_at = None
+        stop(table)
         return
     if not turns:
         return
@@ -73,7 +106,7 @@ def after_step(
 
 def stop(table: Table) -> None:
     """No clock runs: the game ended or the table closed."""
-    table.deadline = table.turn_started_at = None
+    table.deadline = table.turn_started_at = table.remind_at = None
 
 
 def ran_out(table: Table, now: datetime) -> bool:
@@ -83,5 +116,6 @@ def ran_out(table: Table, now: datetime) -> bool:
 
 def _run(table: Table, seats: Sequence[Seat], game: GameValue, now: datetime) -> None:
     mover = seats[game.to_move]
-    assert mover.clock_left is not None
+    assert mover.clock_left is not None and mover.player is not None
     table.turn_started_at, table.deadline = now, now + mover.clock_left
+    table.remind_at = next_reminder(table.deadline, mover.player.reminder_hours, now)

@@ -75,7 +75,7 @@ _CLOSE_SQL = f"""
     WITH closed AS (
         UPDATE {_TABLE} SET state = '{_CLOSED}', closed_reason = '{_IDLE}',
             version = version + 1, last_event = last_event + 1, updated_at = %(now)s,
-            deadline = NULL, turn_started_at = NULL
+            deadline = NULL, turn_started_at = NULL, remind_at = NULL
         WHERE id = ANY(%(ids)s) AND {_OPEN_AND_IDLE}
         RETURNING id, last_event, current_game_id, active_at, score_black, score_white
     ), ended AS (

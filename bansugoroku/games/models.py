@@ -22,6 +22,10 @@ from engine.side import Side
 SEAT_COLORS = ("black", "white")
 
 
+def default_reminder_hours() -> list[int]:
+    return [24, 2]
+
+
 class Player(models.Model):
     """Someone playing, with no account: a bearer token (stored hashed) is all they hold."""
 
@@ -29,6 +33,9 @@ class Player(models.Model):
     name = models.CharField(max_length=40)
     locale = models.CharField(max_length=16, default="en")
     created_at = models.DateTimeField(auto_now_add=True)
+    reminder_hours = models.JSONField(default=default_reminder_hours)
+    """How many hours before a deadline of theirs the player is reminded, largest first
+    (`games.clocks.REMINDER_HOURS`); empty: never."""
 
     # DRF treats request.user as a user; a player is always an authenticated one.
     is_authenticated = True
@@ -118,6 +125,9 @@ class Table(models.Model):
     game being played). The timeout sweep's index holds only the tables that have one."""
     turn_started_at = models.DateTimeField(null=True, blank=True)
     """When the current turn's clock started: what a finished turn is charged from."""
+    remind_at = models.DateTimeField(null=True, blank=True)
+    """When the seat to move is next reminded that its time runs out (a `clock_low`
+    event, `games.timeouts`); none when no reminder is left this turn."""
     cpu_to_move = models.BooleanField(db_default=False)
     """The CPU is to play the current game's turn: set by every change, for the recovery
     of the CPU's turns whose message was lost (`games.tasks.recover_cpu_turns`)."""
@@ -145,6 +155,12 @@ class Table(models.Model):
             # whose clock runs.
             models.Index(
                 fields=["deadline"], name="table_deadline", condition=Q(deadline__isnull=False)
+            ),
+            # The reminders' candidates, likewise.
+            models.Index(
+                fields=["remind_at"],
+                name="table_remind_at",
+                condition=Q(remind_at__isnull=False),
             ),
             models.Index(
                 fields=["updated_at"],
@@ -362,6 +378,7 @@ class EventKind(models.TextChoices):
     GAME_ENDED = "game_ended"
     TABLE_CLOSING = "table_closing"
     TABLE_CLOSED = "table_closed"
+    CLOCK_LOW = "clock_low"
 
 
 class Event(models.Model):

@@ -74,6 +74,16 @@ class TableClosing(TypedDict):
     days_left: int
 
 
+class ClockLow(TypedDict):
+    """`clock_low` (`games.timeouts.remind`): the seat to move is near its deadline."""
+
+    game: int
+    deadline: str
+    """ISO 8601, as PostgreSQL writes a timestamp into JSON."""
+    hours: int
+    """The threshold reminded: one of the player's `reminder_hours`."""
+
+
 class TableLeft(TypedDict):
     """`table_closed` when a seated player left; the event's seat is theirs."""
 

@@ -492,6 +492,7 @@ TABLE_FIELDS = [
     "cpu_to_move",
     "deadline",
     "turn_started_at",
+    "remind_at",
 ]
 GAME_FIELDS = [
     "state",

@@ -160,9 +160,13 @@ def close_idle_tables() -> int:
 
 @shared_task(name="games.time_out_games", ignore_result=True)
 def time_out_games() -> int:
-    """End the games whose mover's clock ran out (beat, every CLOCK_SWEEP_SECONDS);
-    returns how many ended."""
-    done = timeouts.sweep(now=timezone.now())
+    """End the games whose mover's clock ran out, then remind the movers near their
+    deadline (beat, every CLOCK_SWEEP_SECONDS); returns how many games ended."""
+    now = timezone.now()
+    done = timeouts.sweep(now=now)
     if done.timed_out or done.cancelled:
         log.info("%s", done.summary())
+    reminded = timeouts.remind(now=now)
+    if reminded.sent:
+        log.info("%s", reminded.summary())
     return done.timed_out + done.cancelled

@@ -37,6 +37,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from bansugoroku.games import payloads
 from bansugoroku.games.models import Seat
@@ -141,6 +142,8 @@ def _decide(notice: Notice, prefs: Preferences, now: datetime) -> Skip | Delay |
     """Never, later, or now and to whom."""
     if notice.kind == Kind.YOUR_TURN and (about_turn := _turn_check(notice, now)):
         return about_turn
+    if notice.kind == Kind.CLOCK_LOW and _clock_moved_on(notice):
+        return Skip("the turn was played already")
     found = _channel_check(notice, prefs)
     if isinstance(found, Recipient) and _is_turn_email(notice):
         return _spacing_check(prefs, now) or found
@@ -154,6 +157,14 @@ def _locked_prefs(notice: Notice) -> Preferences:
     if _is_turn_email(notice):
         prefs = Preferences.objects.select_for_update().get(pk=prefs.pk)
     return prefs
+
+
+def _clock_moved_on(notice: Notice) -> bool:
+    """A reminder about a deadline that is no longer the table's: the player moved (or
+    the game ended) since it was written."""
+    payload: payloads.ClockLow = notice.event.payload
+    deadline = notice.table.deadline
+    return deadline is None or deadline != parse_datetime(payload["deadline"])
 
 
 def _turn_check(notice: Notice, now: datetime) -> Skip | Delay | None:

@@ -28,9 +28,12 @@ def preferences_update(
     muted_tables: Sequence[str] | None = None,
     play_by_reply: bool | None = None,
     play_by_reply_cpu: bool | None = None,
+    clock_reminders: Sequence[int] | None = None,
 ) -> Preferences:
     """Set what is given; `muted_tables` replaces the list of muted tables, each one
-    the player sits at (any other answers TableNotFound, as everywhere)."""
+    the player sits at (any other answers TableNotFound, as everywhere). The reminder
+    hours are the player's own (`Player.reminder_hours`, read by the clock when a turn
+    of theirs starts), and are set here beside the notices they make."""
     with transaction.atomic():
         Preferences.objects.get_or_create(player=player)
         prefs = Preferences.objects.select_for_update().get(player=player)
@@ -47,6 +50,9 @@ def preferences_update(
         prefs.save()
         if muted_tables is not None:
             _mute(player, muted_tables)
+        if clock_reminders is not None:
+            player.reminder_hours = list(clock_reminders)
+            Player.objects.filter(pk=player.pk).update(reminder_hours=player.reminder_hours)
     return prefs
 
 

@@ -334,9 +334,27 @@ def table_closed(event: Event, player: Player) -> Content:
     return Content(subject, [line], [TableLine(table.code, table_url(table.code), [])])
 
 
+def clock_low(event: Event, player: Player) -> Content:
+    payload: payloads.ClockLow = event.payload
+    table, hours = event.table, payload["hours"]
+    deadline = parse_datetime(payload["deadline"])
+    when = date_format(deadline.astimezone(UTC), "DATETIME_FORMAT") if deadline else ""
+    subject = ngettext(
+        "Your time to move at %(code)s runs out in %(hours)d hour",
+        "Your time to move at %(code)s runs out in %(hours)d hours",
+        hours,
+    ) % {"code": table.code, "hours": hours}
+    line = _(
+        "It is still your turn at %(code)s: if you do not move by %(when)s (UTC), you lose "
+        "the game on time."
+    ) % {"code": table.code, "when": when}
+    return Content(subject, [line], [TableLine(table.code, table_url(table.code), [])])
+
+
 _ABOUT_ONE_TABLE: dict[str, Callable[[Event, Player], Content]] = {
     Kind.GAME_OVER: game_over,
     Kind.OPPONENT_JOINED: opponent_joined,
     Kind.TABLE_CLOSING: table_closing,
     Kind.TABLE_CLOSED: table_closed,
+    Kind.CLOCK_LOW: clock_low,
 }

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.core import mail
 
+from bansugoroku.games.models import Player
 from notifications.models import EmailAddress, PushSubscription
 from tests.client import Api
 from tests.front.browsers import DESKTOP, PHONE, Watched, assert_fits, needs_chromium, shoot
@@ -81,6 +82,9 @@ def test_set_confirm_and_choose_notices_in_the_browser(chromium, server, setting
     page.locator('label:has([data-test="table_closed-push"])').click()  # the label's target
     page.check('[data-test="mode-daily_digest"]')
     page.uncheck('[data-test="play-by-reply-cpu"]')
+    assert page.input_value('[data-test="reminder-1"]') == "24"
+    page.select_option('[data-test="reminder-1"]', "48")
+    page.select_option('[data-test="reminder-2"]', "")
     page.click('[data-test="save-notices"]')
     page.locator("[data-notice-form] [data-message]", has_text="Saved.").wait_for(timeout=5000)
     page.reload()
@@ -90,6 +94,8 @@ def test_set_confirm_and_choose_notices_in_the_browser(chromium, server, setting
     assert page.is_checked('[data-test="mode-daily_digest"]')
     assert page.is_checked('[data-test="play-by-reply"]')
     assert not page.is_checked('[data-test="play-by-reply-cpu"]')
+    assert [page.input_value(f'[data-test="reminder-{n}"]') for n in (1, 2)] == ["48", ""]
+    assert Player.objects.get(name="Aiko").reminder_hours == [48]
     shoot(page, "settings-notices-360x740-chosen")
     assert_fits(page)
 

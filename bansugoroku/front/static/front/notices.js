@@ -92,6 +92,8 @@ function choicesForm(form) {
     const mode = form.querySelector("input[name=email_mode]:checked");
     const body = { kinds, ...(mode && { email_mode: mode.value }) };
     for (const box of form.querySelectorAll("input[data-reply]")) body[box.name] = box.checked;
+    const reminders = [...form.querySelectorAll("select[name=clock_reminder]")].map((menu) => menu.value);
+    body.clock_reminders = reminders.filter(Boolean).map(Number);
     saving(form, () => send("PATCH", "/players/me/notices", body, form.dataset.failed), form.dataset.saved);
   });
 }

@@ -1,7 +1,8 @@
 """`manage.py time_out_games [--now ISO-8601]`: the beat's timeout sweep, run by hand.
 
 The same work as the beat task `games.time_out_games` (`bansugoroku.games.timeouts`):
-end every game whose mover's clock ran out, and print what it did. `--now` stands in
+end every game whose mover's clock ran out, remind the movers whose reminder is due,
+and print what it did. `--now` stands in
 for the clock, as for `close_idle_tables`.
 """
 
@@ -17,11 +18,12 @@ from bansugoroku.games.management.commands.close_idle_tables import moment
 
 
 class Command(BaseCommand):
-    help = "End the games whose player to move ran out of time."
+    help = "End the games whose player to move ran out of time; remind those near it."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--now", help="act as if it were this time (ISO-8601), not now")
 
     def handle(self, *args: Any, now: str | None, **options: Any) -> None:
-        done = timeouts.sweep(now=timezone.now() if now is None else moment(now))
-        self.stdout.write(done.summary())
+        at = timezone.now() if now is None else moment(now)
+        self.stdout.write(timeouts.sweep(now=at).summary())
+        self.stdout.write(timeouts.remind(now=at).summary())
