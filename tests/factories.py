@@ -15,7 +15,7 @@ from typing import Any
 import factory
 from django.utils import timezone
 
-from bansugoroku.games import selectors, services
+from bansugoroku.games import selectors, services, vacations
 from bansugoroku.games.models import Game, Player, Seat, Table, Turn
 from bansugoroku.games.store import load_table
 from engine.rules import Rules
@@ -34,7 +34,8 @@ from tests.notifications.helpers import deliver
 
 class PlayerFactory(factory.django.DjangoModelFactory[Player]):
     """A player made by `services.player_create`; its bearer token is `player.token`.
-    `PlayerFactory(address="aiko@example.test")` gives them a confirmed address."""
+    `PlayerFactory(address="aiko@example.test")` gives them a confirmed address,
+    `auto_vacation=False` clocks that can run out."""
 
     class Meta:
         model = Player
@@ -42,10 +43,14 @@ class PlayerFactory(factory.django.DjangoModelFactory[Player]):
 
     name = factory.Sequence(lambda n: f"Player {n}")
     locale = "en"
+    auto_vacation = True
 
     @classmethod
     def _create(cls, model_class: type[Player], *args: Any, **kwargs: Any) -> Player:
         player, token = services.player_create(name=kwargs["name"], locale=kwargs["locale"])
+        if not kwargs["auto_vacation"]:
+            vacations.set_auto(player_id=player.pk, on=False)
+            player.auto_vacation = False
         player.token = token  # type: ignore[attr-defined]
         return player
 

@@ -124,3 +124,9 @@ def play_turn(code: str, host: Api, guest: Api) -> Api:
     )
     assert answer.status == 200, answer.body
     return me
+
+
+def without_auto_vacation(*players: Api) -> None:
+    """The players turn auto-vacation off, so that their clocks can run out."""
+    for player in players:
+        assert player.patch("players/me/vacation", {"auto": False}).status == 200

@@ -1,6 +1,13 @@
 from django.urls import path, re_path
 
-from bansugoroku.api import event_views, history_views, notice_views, push_views, views
+from bansugoroku.api import (
+    event_views,
+    history_views,
+    notice_views,
+    push_views,
+    vacation_views,
+    views,
+)
 
 CODE = "tables/<str:code>"
 
@@ -8,6 +15,7 @@ urlpatterns = [
     path("players", views.PlayersView.as_view(), name="players"),
     path("players/me", views.MeView.as_view(), name="me"),
     path("players/me/notices", notice_views.NoticePreferencesView.as_view(), name="notices"),
+    path("players/me/vacation", vacation_views.VacationView.as_view(), name="vacation"),
     path("players/me/email/confirm", notice_views.EmailConfirmView.as_view(), name="email-confirm"),
     path("sign-in", notice_views.SignInView.as_view(), name="sign-in"),
     path("unsubscribe/<secret:token>", notice_views.UnsubscribeView.as_view(), name="unsubscribe"),

@@ -1,4 +1,4 @@
-"""The player's own pages: their tables, and their settings (name, language, notices,
+"""The player's own pages: their tables, and their settings (name, language, notices, vacation,
 the other players this browser holds).
 
 The display name changes through the API (`PATCH /api/v1/players/me`, by the settings
@@ -12,10 +12,13 @@ browser that plays as its player (`sign_out_others`), or itself (`sign_out_here`
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -31,7 +34,7 @@ from bansugoroku.front.identity import (
 )
 from bansugoroku.front.notice_pages import notices_context
 from bansugoroku.front.waits import closing_words, wait_words
-from bansugoroku.games import selectors, services
+from bansugoroku.games import selectors, services, vacations
 from bansugoroku.games.models import Player
 from bansugoroku.games.vocabulary import seat_holder, table_status
 from notifications.sign_in import mailed_links_revoke
@@ -73,8 +76,21 @@ def _settings(
 ) -> HttpResponse:
     kept = [other for _, other in kept_players(request)]
     context = {"player": player, "kept": kept, "signed_out": signed_out}
-    context |= notices_context(player) if player else {}
+    context |= notices_context(player) | {"vacation": vacation_context(player)} if player else {}
     return render(request, "front/settings.html", context)
+
+
+def vacation_context(player: Player) -> dict[str, Any]:
+    """What the settings page shows of the player's vacation (`games.vacations`)."""
+    now = timezone.now()
+    return {
+        "until": player.vacation_until if vacations.on_vacation(player, now) else None,
+        "days_left": floatformat(vacations.left(player, now) / vacations.days(1), 1),
+        "days_a_year": vacations.VACATION_DAYS_A_YEAR,
+        "cap_days": vacations.VACATION_CAP_DAYS,
+        "most": vacations.MOST_DAYS_AT_ONCE,
+        "auto": player.auto_vacation,
+    }
 
 
 @require_POST

@@ -48,6 +48,8 @@ TABLE_TEXTS: dict[str, Promise] = {
     ),
     "clock_yours": _("Your time: %(left)s left, until %(when)s. %(name)s: %(theirs)s."),
     "clock_theirs": _("%(name)s's time: %(left)s left, until %(when)s. Yours: %(mine)s."),
+    "vacation_yours": _("You are on vacation until %(when)s: your clocks stand."),
+    "vacation_theirs": _("%(name)s is on vacation until %(when)s: their clock stands."),
     "abandoned": _("The table stood idle too long: the game ended with no winner."),
     "abandoned_left": _("A player left the table: the game ended with no winner."),
     "closed": _("This table is closed."),

@@ -15,6 +15,12 @@ next such moment this turn, which the sweep (`timeouts.remind`) turns into a
 `clock_low` event. A threshold at or beyond the whole turn's time is skipped: a
 reminder at the turn's start would say nothing that "your turn" did not.
 
+While a player is on vacation (`games.vacations`) their clocks stand: a vacation that
+starts settles the time each of their running clocks used so far and restarts it at
+the vacation's end (`pause`), one that ends early restarts them at once (`resume`); a
+turn that comes to them during it starts at its end. So `turn_started_at` may lie
+ahead, and a turn is charged only what it used after it.
+
 A "day" is CLOCK_DAY_SECONDS long: 86,400, or less for trials, and an hour of a
 reminder is a 24th of it.
 """
@@ -98,10 +104,27 @@ def after_step(
     days, started = table.clock_days, table.turn_started_at or now
     for i, turn in enumerate(turns):  # the mover's play, then any passes that followed
         seat = seats[turn.side]
-        used = now - started if i == 0 else timedelta(0)
+        used = max(now - started, timedelta(0)) if i == 0 else timedelta(0)
         left = (seat.clock_left or timedelta(0)) - used + allowance(days)
         seat.clock_left = min(left, BANK_CAP * allowance(days))
     _run(table, seats, game, now)
+
+
+def pause(table: Table, mover: Seat, start: datetime, until: datetime) -> None:
+    """The mover goes on vacation from `start` to `until`: charge what their clock used
+    until `start`, and restart it at `until`."""
+    if table.turn_started_at is None or mover.clock_left is None or mover.player is None:
+        return
+    used = max(start - table.turn_started_at, timedelta(0))
+    mover.clock_left = max(mover.clock_left - used, timedelta(0))
+    _restart(table, mover, until, start)
+
+
+def resume(table: Table, mover: Seat, now: datetime) -> None:
+    """The mover's vacation ended early, at `now`: their clock runs again from now."""
+    started = table.turn_started_at
+    if started is not None and started > now and mover.clock_left is not None:
+        _restart(table, mover, now, now)
 
 
 def stop(table: Table) -> None:
@@ -116,6 +139,15 @@ def ran_out(table: Table, now: datetime) -> bool:
 
 def _run(table: Table, seats: Sequence[Seat], game: GameValue, now: datetime) -> None:
     mover = seats[game.to_move]
+    assert mover.player is not None
+    back = mover.player.vacation_until
+    _restart(table, mover, max(now, back) if back else now, now)
+
+
+def _restart(table: Table, mover: Seat, start: datetime, now: datetime) -> None:
+    """The mover's clock runs from `start` (now, or a vacation's end) with their bank.
+    A reminder whose moment falls in a vacation comes when it ends."""
     assert mover.clock_left is not None and mover.player is not None
-    table.turn_started_at, table.deadline = now, now + mover.clock_left
-    table.remind_at = next_reminder(table.deadline, mover.player.reminder_hours, now)
+    table.turn_started_at, table.deadline = start, start + mover.clock_left
+    remind = next_reminder(table.deadline, mover.player.reminder_hours, now)
+    table.remind_at = None if remind is None else max(remind, start)

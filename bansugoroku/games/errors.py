@@ -70,6 +70,22 @@ class TimeRanOut(ServiceError):
     status, code, title = 409, "time_ran_out", "The time to move ran out"
 
 
+class OnVacation(ServiceError):
+    """A vacation was asked for during one: end it first."""
+
+    status, code, title = 409, "on_vacation", "You are on vacation already"
+
+
+class NotOnVacation(ServiceError):
+    status, code, title = 409, "not_on_vacation", "You are not on vacation"
+
+
+class NoVacationLeft(ServiceError):
+    """More vacation days were asked for than the player has; `days_left` says how many."""
+
+    status, code, title = 409, "no_vacation_left", "Not that much vacation left"
+
+
 class IllegalMove(ServiceError):
     status, code, title = 422, "illegal_move", "That move is not allowed"
 

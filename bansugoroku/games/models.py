@@ -36,6 +36,16 @@ class Player(models.Model):
     reminder_hours = models.JSONField(default=default_reminder_hours)
     """How many hours before a deadline of theirs the player is reminded, largest first
     (`games.clocks.REMINDER_HOURS`); empty: never."""
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    """The end of the player's latest vacation (`games.vacations`): while it is ahead,
+    none of their clocks runs."""
+    vacation_banked = models.DurationField(null=True, blank=True)
+    """The vacation the player had at `vacation_banked_at`, which accrues from there;
+    none: the starting allowance, accruing since they were created."""
+    vacation_banked_at = models.DateTimeField(null=True, blank=True)
+    auto_vacation = models.BooleanField(default=True)
+    """When a clock of theirs would run out and vacation is left, a day of it starts
+    instead."""
 
     # DRF treats request.user as a user; a player is always an authenticated one.
     is_authenticated = True

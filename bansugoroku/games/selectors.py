@@ -175,6 +175,7 @@ def _seat(seat: Seat, me: Side) -> shapes.SeatJson:
         "cpu": seat.cpu or None,
         "free": seat.player_id is None and not seat.cpu,
         "you": seat.number == me,
+        "vacation_until": _iso(seat.player.vacation_until) if seat.player else None,
     }
 
 

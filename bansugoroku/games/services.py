@@ -22,7 +22,7 @@ from django.db import IntegrityError, InterfaceError, OperationalError, transact
 from django.db.models import Model
 from django.utils import timezone
 
-from bansugoroku.games import allowed, clocks, events, outbox, queries, store
+from bansugoroku.games import allowed, clocks, events, outbox, queries, store, vacations
 from bansugoroku.games.errors import (
     IllegalMove,
     OutcomeUnknown,
@@ -349,7 +349,31 @@ def _on_game(
     At a table with a clock, a change that finds the mover's time run out at its `now`
     ends the game on time first, as the sweep would have (`game_time_out`), and is
     refused as TimeRanOut: the row lock makes the move and the timeout one decision,
-    never both."""
+    never both. If the mover's auto-vacation is due instead, nothing is written: it
+    starts (`vacations.start_auto`, which locks all their tables) and the change is
+    tried again, on a clock that stood from the deadline."""
+    while True:
+        try:
+            return _on_game_once(player, code, version, act, looking=looking)
+        except _AutoVacation as due:
+            before = vacations.start_auto(due.due, timezone.now())
+            if before.get(code.upper()) == version:
+                version += 1
+
+
+class _AutoVacation(Exception):
+    def __init__(self, due: vacations.AutoVacationDue) -> None:
+        self.due = due
+
+
+def _on_game_once(
+    player: Caller,
+    code: str,
+    version: int,
+    act: Callable[[GameValue, Side, Roller], Step],
+    *,
+    looking: bool,
+) -> Change:
     with _transaction() as now:
         table, seat = lock_seat(code, player, version, now, looking=looking)
         game = _current_game(table)
@@ -359,6 +383,8 @@ def _on_game(
             except GameError as exc:
                 raise refused(exc) from None
             return _step(table, game, step, now, seats=[seat])
+        if due := _auto_vacation_due(table, now):
+            raise _AutoVacation(due)
         _step(table, game, Step(store.game_value(table, game).time_out()), now, seats=[seat])
     raise TimeRanOut(
         "the time to move ran out before this arrived: the game ended on time "
@@ -366,16 +392,25 @@ def _on_game(
     )
 
 
-def game_time_out(*, code: str, now: datetime) -> Change | None:
+def game_time_out(*, code: str, now: datetime) -> Change | vacations.AutoVacationDue | None:
     """End the game whose mover's clock ran out by `now`: the other seat wins on time,
     or the game is cancelled early on (`GameValue.time_out`). Runs in the sweep's
     transaction (`games.timeouts`), which locked the row; None when the clock no longer
-    ran out under the lock (a move got there first)."""
+    ran out under the lock (a move got there first); the mover's auto-vacation, for the
+    sweep to start after its transaction, when that is due instead."""
     table = store.lock_table(code)
     if table.state != TableState.PLAYING or not clocks.ran_out(table, now):
         return None
+    if due := _auto_vacation_due(table, now):
+        return due
     game = _current_game(table)
     return _step(table, game, Step(store.game_value(table, game).time_out()), now)
+
+
+def _auto_vacation_due(table: Table, now: datetime) -> vacations.AutoVacationDue | None:
+    assert table.deadline is not None and table.seat_to_move is not None
+    mover = list(table.seats.all())[table.seat_to_move]
+    return vacations.auto_due(mover.player, table.deadline, now)
 
 
 def _current_game(table: Table) -> Game:

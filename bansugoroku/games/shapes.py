@@ -86,6 +86,13 @@ class SeatJson(TypedDict):
     cpu: Annotated[str | None, OneOf(models.CpuLevel)]
     free: bool
     you: bool
+    vacation_until: Annotated[
+        DateTime | None,
+        Doc(
+            "The end of the player's latest vacation: while it is ahead they are on "
+            "vacation and their clock stands. Null if they never took one."
+        ),
+    ]
 
 
 class Score(TypedDict):
@@ -555,3 +562,21 @@ class Events(TypedDict):
     events: list[EventJson]
     last_sequence: Annotated[int, Doc("The table's newest event.")]
     more: Annotated[bool, Doc("More events follow: ask again with `after`.")]
+
+
+class VacationJson(TypedDict):
+    """A player's vacation: while one runs, none of their clocks runs."""
+
+    until: Annotated[
+        DateTime | None, Doc("The end of the vacation that runs now; null when none does.")
+    ]
+    days_left: Annotated[float, Doc("Vacation days left to take (they accrue).")]
+    days_a_year: Annotated[int, Doc("How many days accrue in a year.")]
+    cap_days: Annotated[int, Doc("No player has more days left than this.")]
+    auto: Annotated[
+        bool,
+        Doc(
+            "Auto-vacation: when a clock of yours would run out and vacation is left, a "
+            "day of it starts at that deadline instead (on by default)."
+        ),
+    ]

@@ -6,7 +6,10 @@ tables whose deadline has passed, on the partial index of running clocks, FOR UP
 SKIP LOCKED (a table a change holds is left to that change, which finds the time run
 out itself, or to the next sweep), and end each one's game through the same locked
 service as every change (`services.game_time_out`), which checks the deadline again
-under the lock. So a move and the sweep decide once: a move that got the row first and
+under the lock. Where the mover's auto-vacation is due instead, it starts after the
+batch's transaction (`vacations.start_auto` locks all the player's tables).
+
+So a move and the sweep decide once: a move that got the row first and
 finished its turn started the other clock; one that waited finds the game over.
 
 Reminders (`remind`) go the way of the idle warnings: batches of the tables whose
@@ -28,7 +31,7 @@ from datetime import datetime
 from django.conf import settings
 from django.db import connection, transaction
 
-from bansugoroku.games import clocks, outbox, services
+from bansugoroku.games import clocks, outbox, services, vacations
 from bansugoroku.games.models import Event, EventKind, Game, Player, Seat, Table
 from engine.game import Ending
 
@@ -147,12 +150,15 @@ class Sweep:
 
     timed_out: int = 0
     cancelled: int = 0
+    vacations: int = 0
+    """Auto-vacations started instead."""
     batch_seconds: list[float] = field(default_factory=list)
 
     def summary(self) -> str:
         longest = max(self.batch_seconds, default=0.0)
         return (
-            f"{self.timed_out} games won on time, {self.cancelled} cancelled; "
+            f"{self.timed_out} games won on time, {self.cancelled} cancelled, "
+            f"{self.vacations} auto-vacations started instead; "
             f"{len(self.batch_seconds)} batches, the longest {longest * 1000:.1f} ms"
         )
 
@@ -167,13 +173,19 @@ def sweep(*, now: datetime, batch: int | None = None) -> Sweep:
             with connection.cursor() as cursor:
                 cursor.execute(_PICK_SQL, {"now": now, "limit": limit})
                 codes = [row[0] for row in cursor.fetchall()]
-            changes = [services.game_time_out(code=code, now=now) for code in codes]
+            found = [services.game_time_out(code=code, now=now) for code in codes]
         done.batch_seconds.append(time.perf_counter() - started)
+        changes = [change for change in found if isinstance(change, services.Change)]
+        for due in {
+            f.player_id: f for f in found if isinstance(f, vacations.AutoVacationDue)
+        }.values():
+            vacations.start_auto(due, now)
+            done.vacations += 1
         for change in changes:
-            if change is not None and change.game is not None and change.game.result:
+            if change.game is not None and change.game.result:
                 if change.game.result.ending is Ending.CANCELLED:
                     done.cancelled += 1
                 else:
                     done.timed_out += 1
-        if len(codes) < limit or not any(changes):
+        if len(codes) < limit or not any(found):
             return done

@@ -48,6 +48,7 @@ def test_two_players_on_a_short_clock_see_it_run_and_run_out(
     b.click('[data-test="join"]')
     b.wait_for_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
     a.locator('[data-test="start"]').wait_for(state="visible")
+    Player.objects.update(auto_vacation=False)  # so that the clocks run out
     act(a, a.locator('[data-test="start"]'))
 
     mine = a.locator("#clock").inner_text()

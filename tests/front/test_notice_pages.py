@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from bansugoroku.games.models import Player
 from notifications.consent.tokens import unsubscribe_token
-from notifications.models import EmailAddress, Preferences
+from notifications.models import EmailAddress, Kind, Preferences
 from tests.client import Api
 from tests.factories import EmailAddressFactory
 from tests.front.pages import browser, page
@@ -51,7 +51,9 @@ def test_the_mails_settings_link_leads_to_the_notices_on_the_settings_page(db):
 def test_settings_show_the_address_its_state_and_the_choices(host):
     html = page(browser(host.token), "/settings")
     assert 'id="notices"' in html and 'data-email-state="none"' in html
-    assert html.count('type="checkbox" name="') == 10  # five kinds, e-mail and push
+    # Each kind on e-mail and push, and the auto-vacation switch.
+    assert html.count('type="checkbox" name="') == 2 * len(Kind) + 1
+    assert 'name="auto" data-test="auto-vacation" checked' in html
     assert 'value="spaced" data-test="mode-spaced" checked' in html
     assert "An e-mail each time it is your turn" in html
     assert "At most one e-mail every 3 hours, about every table waiting" in html

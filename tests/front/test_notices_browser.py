@@ -7,14 +7,16 @@ failed request fails the test. Screenshots go to the git-ignored .screenshots/ f
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core import mail
+from django.utils import timezone
 
 from bansugoroku.games.models import Player
 from notifications.models import EmailAddress, PushSubscription
-from tests.client import Api
+from tests.client import Api, open_table
 from tests.front.browsers import DESKTOP, PHONE, Watched, assert_fits, needs_chromium, shoot
 from tests.notifications.helpers import send_confirmations
 from tests.notifications.push_service import PUSH_SERVICE_STAND_IN, p256dh
@@ -151,3 +153,34 @@ def test_no_push_is_said_in_a_plain_sentence(chromium, server, settings_for_play
     assert aiko.page.locator('[data-test="push-toggle"]').is_hidden()
     assert aiko.problems == []
     aiko.context.close()
+
+
+def test_a_vacation_started_in_the_settings_is_shown_to_the_opponent(
+    chromium, server, settings_for_play
+):
+    host, guest = Api().new_player("Aiko"), Api().new_player("Ben")
+    code = open_table(host, guest, clock_days=3)
+    aiko = watched_as(chromium, server, host.token, PHONE)
+    page = aiko.page
+    page.goto(server + "/settings#vacation")
+    assert "You have 10.0 days left" in page.inner_text("#vacation")
+    page.fill('[data-test="vacation-days"]', "2")
+    page.click('[data-test="start-vacation"]')
+    page.locator('[data-test="on-vacation"]').wait_for(timeout=5000)
+    assert "You have 8.0 days left" in page.inner_text("#vacation")
+    until = Player.objects.get(name="Aiko").vacation_until
+    assert until is not None and until > timezone.now() + timedelta(days=1, hours=23)
+    shoot(page, "settings-vacation-360x740")
+    assert_fits(page)
+
+    ben = watched_as(chromium, server, guest.token, PHONE)
+    ben.page.goto(f"{server}/tables/{code}")
+    ben.page.locator("#clock", has_text="Aiko is on vacation until").wait_for(timeout=5000)
+    shoot(ben.page, "table-opponent-on-vacation-360x740")
+
+    page.click('[data-test="end-vacation"]')
+    page.locator('[data-test="start-vacation"]').wait_for(timeout=5000)
+    assert "You have 10.0 days left" in page.inner_text("#vacation")
+    page.uncheck('[data-test="auto-vacation"]')
+    page.locator("[data-vacation-form] [data-message]", has_text="Saved.").wait_for(timeout=5000)
+    assert Player.objects.get(name="Aiko").auto_vacation is False

@@ -33,8 +33,8 @@ def game_over_notices(code: str) -> list[int]:
 def test_a_deadline_passed_while_worker_and_beat_were_down_ends_the_game_once(tmp_path, settings):
     app.control.purge()  # what earlier tests queued, for tables long gone
     settings.CLOCK_DAY_SECONDS = DAY_SECONDS
-    host = PlayerFactory(address="aiko@example.test")
-    guest = PlayerFactory(address="ben@example.test")
+    host = PlayerFactory(address="aiko@example.test", auto_vacation=False)
+    guest = PlayerFactory(address="ben@example.test", auto_vacation=False)
     table = services.table_create(host=host, rules=Rules(), clock_days=1).table
     services.table_join(player=guest, code=table.code)
     version = Table.objects.get(pk=table.pk).version

@@ -13,10 +13,16 @@ from django.utils import timezone
 from bansugoroku.games import services, timeouts
 from bansugoroku.games.models import EventKind, Game, GameState, Table, TableState, Turn
 from tests.client import open_table
-from tests.finished_games import whole_play
+from tests.finished_games import whole_play, without_auto_vacation
 from tests.races import TIMEOUT, before, in_thread, legal_moves, outcome, post, seated
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def clocks_run_out(host, guest):
+    """Both players without auto-vacation: their clocks run out."""
+    without_auto_vacation(host, guest)
 
 
 def game_ended_events(code: str) -> int:

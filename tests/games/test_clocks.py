@@ -13,10 +13,16 @@ from bansugoroku.games import idle, timeouts
 from bansugoroku.games.models import EventKind, GameState, Seat, Table, TableState
 from bansugoroku.games.replay import replay_game, score_problems
 from tests.client import Api, check, open_table
-from tests.finished_games import play_turn, to_move, whole_play
+from tests.finished_games import play_turn, to_move, whole_play, without_auto_vacation
 from tests.moments import START
 
 DAY = timedelta(days=1)
+
+
+@pytest.fixture(autouse=True)
+def clocks_run_out(host, guest):
+    """Both players without auto-vacation: their clocks run out."""
+    without_auto_vacation(host, guest)
 
 
 def banks(code: str) -> list[timedelta | None]:

@@ -129,8 +129,8 @@ def test_a_game_lost_on_time_and_one_cancelled_are_told_as_such(locale):
     from bansugoroku.games.models import Table
 
     host, guest = (
-        PlayerFactory(name="Aiko", locale=locale),
-        PlayerFactory(name="Ben", locale=locale),
+        PlayerFactory(name="Aiko", locale=locale, auto_vacation=False),
+        PlayerFactory(name="Ben", locale=locale, auto_vacation=False),
     )
     said = {}
     for turns, name in ((0, "cancelled"), (4, "time")):

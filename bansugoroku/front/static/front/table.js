@@ -545,11 +545,26 @@ function clockText() {
   const clock = state.clock;
   if (!clock || !clock.deadline || !state.game || state.game.result) return "";
   const left = span((Date.parse(clock.deadline) - Date.now()) / 1000);
-  const when = new Intl.DateTimeFormat(LANGUAGE, { dateStyle: "medium", timeStyle: "short" })
-    .format(new Date(clock.deadline));
+  const when = exactTime(clock.deadline);
   const [mine, theirs] = clock.banks.map(span);
-  if (myTurn()) return fmt(texts.clock_yours, { left, when, name: opponent(), theirs });
-  return fmt(texts.clock_theirs, { left, when, name: opponent(), mine });
+  const running = myTurn()
+    ? fmt(texts.clock_yours, { left, when, name: opponent(), theirs })
+    : fmt(texts.clock_theirs, { left, when, name: opponent(), mine });
+  return [running, ...vacationTexts()].join(" ");
+}
+
+// Who is on vacation, and until when: their clock stands until then.
+function vacationTexts() {
+  return state.seats
+    .filter((seat) => seat.vacation_until && Date.parse(seat.vacation_until) > Date.now())
+    .map((seat) => {
+      const when = exactTime(seat.vacation_until);
+      return seat.you ? fmt(texts.vacation_yours, { when }) : fmt(texts.vacation_theirs, { name: seat.name, when });
+    });
+}
+
+function exactTime(iso) {
+  return new Intl.DateTimeFormat(LANGUAGE, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
 }
 
 // The sentences that go stale as time passes: drawn at each render and each poll.
