@@ -42,8 +42,8 @@ from notifications.sign_in import mailed_links_revoke
 
 @require_safe
 def my_tables(request: HttpRequest) -> HttpResponse:
-    """The player's tables, those waiting for their move first, then the longest waiting
-    (the order of `GET /api/v1/tables`)."""
+    """The player's tables, those waiting for their move first, the soonest deadline
+    first among them, then the longest waiting (the order of `GET /api/v1/tables`)."""
     player = current_player(request)
     rows = []
     now = timezone.now()
@@ -60,6 +60,7 @@ def my_tables(request: HttpRequest) -> HttpResponse:
                         seat.table, your_turn=summary["your_turn"], opponent=opponent, now=now
                     ),
                     "closing": closing_words(seat.table, now=now),
+                    "deadline_at": seat.table.deadline,
                     "updated": seat.table.updated_at,
                 }
             )

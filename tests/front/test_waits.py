@@ -84,3 +84,22 @@ def test_no_wait_is_told_in_its_first_minute(host: Api, guest: Api):
     assert 'data-test="wait" hidden></p>' in html(host, f"/tables/{code}")
     idle_for(code, timedelta(minutes=2))
     assert 'data-test="wait">Waiting for' in html(host, "/me/tables")
+
+
+def test_my_tables_give_each_clocks_deadline_soonest_first_within_my_turns(host, guest):
+    codes = [open_table(host, guest, clock_days=days) for days in (7, 1, 3, None)]
+    shown = html(host, "/me/tables")
+    rows = {code: row for row in shown.split("<li")[1:] for code in codes if f"table-{code}" in row}
+    mine = []
+    for code in codes:
+        table = Table.objects.get(code=code)
+        if table.deadline is None:
+            assert 'data-test="deadline"' not in rows[code]
+        elif table.seat_to_move == 0:  # the host's turn
+            assert "Your time: " in rows[code] and " left, until " in rows[code], rows[code]
+            mine.append((table.deadline, code))
+        else:
+            assert "Ben&#x27;s time runs until " in rows[code], rows[code]
+    order = [code for code in codes if code in dict((c, d) for d, c in mine)]
+    shown_order = sorted(order, key=shown.index)
+    assert shown_order == [code for _, code in sorted(mine)], "soonest deadline first"
