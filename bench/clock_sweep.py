@@ -25,7 +25,11 @@ after it. Then, in this order:
   which is as long as its table rows stayed locked: a move waiting on one could wait
   that long, so it says whether any batch held them over a second;
 - the next sweep at the same `now`, with nothing due but the ended tables' dead index
-  entries before the live ones (no vacuum has run yet).
+  entries before the live ones (no vacuum has run yet);
+- the reminders (`timeouts.remind`): every running clock given a reminder 2 hours before
+  its deadline, as the clock would set it, then the reminders' sweep at `now` (those
+  whose deadline is at most 2 hours away are due) beside one raw `UPDATE` of the same
+  rows (reminder cleared, `last_event` moved on; rolled back), and its next sweep.
 
 Each change hands its table's events on to the broker after the batch commits: to
 kombu's in-memory transport by default, to a real broker with `--broker URL`.
@@ -100,6 +104,15 @@ _MAKE_SEATS = """
     SELECT i, n, CASE n WHEN 0 THEN i ELSE i %% %(count)s + 1 END, '', '',
         deadline - banks[mover + 1] - interval '1 day', banks[n + 1]
     FROM plan, generate_series(0, 1) n
+"""
+
+_SET_REMINDERS = """
+    UPDATE games_table SET remind_at = deadline - %(before)s WHERE deadline IS NOT NULL
+"""
+
+_REMIND_REFERENCE = """
+    UPDATE games_table SET remind_at = NULL, last_event = last_event + 1
+    WHERE remind_at IS NOT NULL AND remind_at <= %(now)s
 """
 
 _REFERENCE = """
@@ -182,13 +195,13 @@ def sweeps_when_none_due(before: datetime) -> list[float]:
     return seconds
 
 
-def reference(now: datetime) -> tuple[int, float]:
-    """The rows one UPDATE ends and its seconds, rolled back and vacuumed away."""
+def reference(now: datetime, sql: str = _REFERENCE) -> tuple[int, float]:
+    """The rows one UPDATE (`sql`) writes and its seconds, rolled back and vacuumed away."""
     from django.db import connection, transaction
 
     with transaction.atomic(), connection.cursor() as cursor:
         started = time.perf_counter()
-        cursor.execute(_REFERENCE, {"now": now})
+        cursor.execute(sql, {"now": now})
         took = time.perf_counter() - started
         rows = cursor.rowcount
         transaction.set_rollback(True)
@@ -245,6 +258,34 @@ def run(count: int, expired: int, batch: int | None, now: datetime) -> None:
     started = time.perf_counter()
     timeouts.sweep(now=now)
     print(f"next sweep        {(time.perf_counter() - started) * 1000:.1f} ms (nothing due)")
+    reminders(now)
+
+
+def reminders(now: datetime) -> None:
+    """The reminders' sweep over every running clock, beside one raw UPDATE."""
+    from django.db import connection
+
+    from bansugoroku.games import clocks, timeouts
+
+    with connection.cursor() as cursor:
+        cursor.execute(_SET_REMINDERS, {"before": clocks.hours(2)})
+        cursor.execute("VACUUM ANALYZE games_table")
+    rows, took = reference(now, _REMIND_REFERENCE)
+    reference_rate = rows / took
+    print(f"remind reference  {rows:,} rows in {took:.2f} s, {reference_rate:,.0f} rows/s")
+    started = time.perf_counter()
+    done = timeouts.remind(now=now)
+    took = time.perf_counter() - started
+    sent = sum(done.sent.values())
+    seconds = sorted(done.batch_seconds)
+    print(
+        f"reminded          {sent:,} in {took:.2f} s, {sent / took:,.0f} tables/s "
+        f"({sent / took / reference_rate * 100:.2f}% of the reference); batches p50 "
+        f"{statistics.median(seconds) * 1000:.0f} ms, longest {seconds[-1] * 1000:.0f} ms"
+    )
+    started = time.perf_counter()
+    timeouts.remind(now=now)
+    print(f"next remind       {(time.perf_counter() - started) * 1000:.1f} ms (nothing due)")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -131,6 +131,9 @@ def test_the_clock_sweep_benchmark_runs():
     assert re.search(r"^reference\s+50 rows", result.stdout, re.M), result.stdout
     assert re.search(r"^batches\s+3 of up to 20 tables", result.stdout, re.M), result.stdout
     assert "Index Scan using table_deadline" in result.stdout, result.stdout
+    reference = re.search(r"^remind reference\s+(\d+) rows", result.stdout, re.M)
+    reminded = re.search(r"^reminded\s+(\d+) in", result.stdout, re.M)
+    assert reference and reminded and reference[1] == reminded[1], result.stdout
     scratch = unquote(f"{parts.path.lstrip('/')}_smoke_clock_sweep")
     maintenance = parts._replace(path="/postgres").geturl()
     with psycopg.connect(maintenance) as conn:
