@@ -2,7 +2,8 @@
 
 Who is told about what: "your turn" to the human seat to move (`turn_started`, also
 after the opponent's roll was a pass), "time running out" to the same seat before its
-deadline (`clock_low`), "game over" to both humans, "opponent joined" to
+deadline (`clock_low`), and that a day of their vacation started when it ran out
+(`auto_vacation`), "game over" to both humans, "opponent joined" to
 the other seated human, the idle table's closing and close to both, the close of a
 table a player left to the other one. The CPU gets nothing. A notice is made for each
 channel that has a sender and that the player has not turned off for that kind, unless
@@ -33,6 +34,7 @@ from notifications.models import (
 _TO_SEAT: dict[str, Kind] = {
     EventKind.TURN_STARTED: Kind.YOUR_TURN,
     EventKind.CLOCK_LOW: Kind.CLOCK_LOW,
+    EventKind.AUTO_VACATION: Kind.AUTO_VACATION,
 }
 """Events told to the seat they name."""
 _TO_BOTH: dict[str, Kind] = {

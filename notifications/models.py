@@ -30,6 +30,7 @@ class Kind(models.TextChoices):
     TABLE_CLOSING = "table_closing"
     TABLE_CLOSED = "table_closed"
     CLOCK_LOW = "clock_low"
+    AUTO_VACATION = "auto_vacation"
 
 
 class EmailMode(models.TextChoices):

@@ -36,6 +36,7 @@ class KindsOut(TypedDict):
     table_closing: ChannelsOut
     table_closed: ChannelsOut
     clock_low: ChannelsOut
+    auto_vacation: ChannelsOut
 
 
 class NoticePreferences(TypedDict):

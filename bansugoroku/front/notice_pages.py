@@ -38,6 +38,7 @@ KINDS: dict[str, StrPromise] = {
     Kind.TABLE_CLOSING: _("Table closing soon"),
     Kind.TABLE_CLOSED: _("Table closed"),
     Kind.CLOCK_LOW: _("Time running out"),
+    Kind.AUTO_VACATION: _("Vacation started for you"),
 }
 """Each kind of notice as the page names it, in the API's order."""
 

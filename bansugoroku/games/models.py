@@ -389,6 +389,7 @@ class EventKind(models.TextChoices):
     TABLE_CLOSING = "table_closing"
     TABLE_CLOSED = "table_closed"
     CLOCK_LOW = "clock_low"
+    AUTO_VACATION = "auto_vacation"
 
 
 class Event(models.Model):

@@ -84,6 +84,15 @@ class ClockLow(TypedDict):
     """The threshold reminded: one of the player's `reminder_hours`."""
 
 
+class AutoVacation(TypedDict):
+    """`auto_vacation` (`games.vacations.start_auto`): the seat's time ran out here, and
+    a day of their vacation started instead."""
+
+    until: str
+    """ISO 8601: when the vacation ends, and the clocks run again."""
+    days_left: float
+
+
 class TableLeft(TypedDict):
     """`table_closed` when a seated player left; the event's seat is theirs."""
 

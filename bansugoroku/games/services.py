@@ -410,7 +410,7 @@ def game_time_out(*, code: str, now: datetime) -> Change | vacations.AutoVacatio
 def _auto_vacation_due(table: Table, now: datetime) -> vacations.AutoVacationDue | None:
     assert table.deadline is not None and table.seat_to_move is not None
     mover = list(table.seats.all())[table.seat_to_move]
-    return vacations.auto_due(mover.player, table.deadline, now)
+    return vacations.auto_due(mover.player, table.deadline, now, table.pk)
 
 
 def _current_game(table: Table) -> Game:

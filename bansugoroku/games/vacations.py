@@ -6,8 +6,8 @@ VACATION_CAP_DAYS. A vacation of some whole days starts now and takes them at on
 ended early gives back what was left of it. Auto-vacation (on unless the player turns it
 off): when a clock of theirs runs out and vacation is left, AUTO_VACATION_DAYS of it (or
 what is left, if less) starts at that deadline instead of the game being lost; the
-player is told by the table's reminders as the time comes again, and it repeats while
-vacation is left.
+player is told (an `auto_vacation` event at that table makes a notice of its own), and
+it repeats while vacation is left.
 
 Starting or ending a vacation changes every open table of the player: their running
 clocks are settled and restarted (`clocks.pause`, `clocks.resume`), and each table's
@@ -28,9 +28,9 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 
-from bansugoroku.games import clocks
+from bansugoroku.games import clocks, outbox, payloads
 from bansugoroku.games.errors import NotOnVacation, NoVacationLeft, OnVacation
-from bansugoroku.games.models import Player, Seat, Table, TableState
+from bansugoroku.games.models import Event, EventKind, Player, Seat, Table, TableState
 
 VACATION_START_DAYS = 10
 VACATION_DAYS_A_YEAR = 30
@@ -43,10 +43,12 @@ MOST_DAYS_AT_ONCE = VACATION_CAP_DAYS
 
 @dataclass(frozen=True)
 class AutoVacationDue:
-    """A clock of `player_id` ran out at `at`, and their auto-vacation is to start then."""
+    """A clock of `player_id` ran out at `at` at table `table_id`, and their
+    auto-vacation is to start then."""
 
     player_id: int
     at: datetime
+    table_id: int
 
 
 def days(count: float) -> timedelta:
@@ -67,14 +69,16 @@ def on_vacation(player: Player, now: datetime) -> bool:
     return player.vacation_until is not None and player.vacation_until > now
 
 
-def auto_due(player: Player | None, deadline: datetime, now: datetime) -> AutoVacationDue | None:
+def auto_due(
+    player: Player | None, deadline: datetime, now: datetime, table_id: int
+) -> AutoVacationDue | None:
     """Whether the player's clock that ran out at `deadline` starts an auto-vacation
     instead of losing: it is on, vacation is left, and none covers the deadline."""
     if player is None or not player.auto_vacation or on_vacation(player, deadline):
         return None
     if left(player, now) < days(AUTO_VACATION_LEAST_DAYS):
         return None
-    return AutoVacationDue(player.pk, deadline)
+    return AutoVacationDue(player.pk, deadline, table_id)
 
 
 def start(*, player_id: int, days_count: int, now: datetime) -> Player:
@@ -100,12 +104,35 @@ def start_auto(due: AutoVacationDue, now: datetime) -> dict[str, int]:
     a change that was waiting for it is no staler than it was."""
     with transaction.atomic():
         tables, player = _lock(due.player_id)
-        if auto_due(player, due.at, now) is None:
+        if auto_due(player, due.at, now, due.table_id) is None:
             return {}
         before = {table.code: table.version for table, _ in tables}
         length = min(days(AUTO_VACATION_DAYS), left(player, now))
         _take(player, tables, due.at, now, length)
+        _tell(player, tables, due, now)
     return before
+
+
+def _tell(player: Player, tables: Locked, due: AutoVacationDue, now: datetime) -> None:
+    """The `auto_vacation` event at the table whose clock ran out, for the player's
+    notice; handed on after the commit."""
+    table, mover = next((t, m) for t, m in tables if t.pk == due.table_id)
+    assert mover is not None and player.vacation_until is not None
+    table.last_event += 1
+    table.save(update_fields=["last_event"])
+    payload: payloads.AutoVacation = {
+        "until": player.vacation_until.isoformat(),
+        "days_left": round(left(player, now) / days(1), 2),
+    }
+    event = Event.objects.create(
+        table=table,
+        game=table.current_game,
+        sequence=table.last_event,
+        kind=EventKind.AUTO_VACATION,
+        seat=mover.number,
+        payload=payload,
+    )
+    outbox.hand_on_after_commit(table.pk, [event])
 
 
 def end(*, player_id: int, now: datetime) -> Player:

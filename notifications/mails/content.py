@@ -18,7 +18,7 @@ from datetime import UTC
 from django.urls import reverse
 from django.utils import translation
 from django.utils.dateparse import parse_datetime
-from django.utils.formats import date_format
+from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -351,10 +351,26 @@ def clock_low(event: Event, player: Player) -> Content:
     return Content(subject, [line], [TableLine(table.code, table_url(table.code), [])])
 
 
+def auto_vacation(event: Event, player: Player) -> Content:
+    payload: payloads.AutoVacation = event.payload
+    table = event.table
+    until = parse_datetime(payload["until"])
+    when = date_format(until.astimezone(UTC), "DATETIME_FORMAT") if until else ""
+    subject = _("Your time ran out at %(code)s: a day of vacation started instead") % {
+        "code": table.code
+    }
+    line = _(
+        "You are on vacation until %(when)s (UTC), and your clocks at every table stand "
+        "until then. Vacation days left: %(days)s. Move before your time runs out again."
+    ) % {"when": when, "days": number_format(payload["days_left"], 1)}
+    return Content(subject, [line], [TableLine(table.code, table_url(table.code), [])])
+
+
 _ABOUT_ONE_TABLE: dict[str, Callable[[Event, Player], Content]] = {
     Kind.GAME_OVER: game_over,
     Kind.OPPONENT_JOINED: opponent_joined,
     Kind.TABLE_CLOSING: table_closing,
     Kind.TABLE_CLOSED: table_closed,
     Kind.CLOCK_LOW: clock_low,
+    Kind.AUTO_VACATION: auto_vacation,
 }

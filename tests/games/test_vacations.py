@@ -10,8 +10,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from bansugoroku.games import timeouts
-from bansugoroku.games.models import GameState, Seat, Table
+from bansugoroku.games import payloads, timeouts
+from bansugoroku.games.models import EventKind, GameState, Seat, Table
 from tests.client import Api, check, open_table
 from tests.finished_games import play_turn, to_move
 from tests.moments import START
@@ -147,6 +147,12 @@ def test_auto_vacation_starts_at_the_deadline_instead_of_a_loss(clock, host, gue
 
     assert (done.timed_out, done.vacations) == (0, 1)
     assert table(code).current_game.state == GameState.PLAYING
+    told = table(code).events.get(kind=EventKind.AUTO_VACATION)
+    assert told.seat == table(code).seat_to_move and told.sequence == table(code).last_event
+    assert told.payload.keys() == payloads.AutoVacation.__required_keys__
+    assert told.payload["until"] == (deadline + DAY).isoformat()
+    feed = mover.get(f"tables/{code}/events?after={told.sequence - 1}").body["events"]
+    assert [event["kind"] for event in feed] == ["auto_vacation"]
     assert vacation(mover)["until"] == (deadline + DAY).isoformat()
     assert table(code).deadline == deadline + DAY, "the bank was empty: it runs out at the end"
     accrued = (timezone.now() - START) / DAY * 30 / 365

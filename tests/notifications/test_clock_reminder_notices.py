@@ -1,6 +1,7 @@
 """The "time running out" notice: written by the real sweep, mailed over real SMTP to
 the mover alone, skipped once the turn is played, turned off like any other kind, and
-said in each language. The clock is moved, never waited for."""
+said in each language; and the notice that a day of vacation started when the time ran
+out. The clock is moved, never waited for."""
 
 from __future__ import annotations
 
@@ -85,3 +86,25 @@ def test_the_reminder_says_how_long_and_until_when(locale):
     assert str(table.deadline.year) in said.intro[0]
     english = content.for_notice("clock_low", event, PlayerFactory(locale="en"))
     assert (said.subject == english.subject) == (locale == "en")
+
+
+def test_the_player_whose_auto_vacation_started_is_mailed(postmark):
+    host, guest, table = pair()
+    mover = (host, guest)[table.seat_to_move]
+    for _ in range(4):
+        TurnFactory(game=Table.objects.get(pk=table.pk).current_game)
+    table.refresh_from_db()
+    mover = (host, guest)[table.seat_to_move]
+
+    with time_machine.travel(table.deadline, tick=False):
+        assert timeouts.sweep(now=timezone.now()).vacations == 1
+        notices = [n for n in deliver(table) if n.kind == "auto_vacation"]
+        assert [(n.player, n.channel) for n in notices] == [(mover, "email")]
+        assert sending.send_notice(notices[0].pk) == "sent"
+
+    [mail] = [m for m in postmark.received if "vacation" in m.body["Subject"]]
+    assert mail.to == f"{mover.name.lower()}@example.com"
+    assert mail.body["Subject"] == (
+        f"Your time ran out at {table.code}: a day of vacation started instead"
+    )
+    assert "Vacation days left: 9." in mail.body["TextBody"]
