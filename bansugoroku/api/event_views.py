@@ -35,7 +35,9 @@ KINDS = """Each event has a `kind`, the `seat` it concerns, and a `payload`:
   in `seat`, called `name`, left it), `game` (the number of the game it ended with no
   result, null if none was being played) and `score` [Black, White].
 - `clock_low` (seat: the player to move): their time to move runs out at `deadline`
-  (ISO-8601), `hours` from now, the reminder threshold they chose; `game`."""
+  (ISO-8601), `hours` from now, the reminder threshold they chose; `game`.
+- `auto_vacation` (seat: the player whose time ran out): a day of their vacation started
+  instead of a loss on time, `until` (ISO-8601); `days_left`, the vacation left."""
 
 
 class EventsView(APIView):
