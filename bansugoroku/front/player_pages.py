@@ -12,6 +12,7 @@ browser that plays as its player (`sign_out_others`), or itself (`sign_out_here`
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -35,7 +36,7 @@ from bansugoroku.front.identity import (
 from bansugoroku.front.notice_pages import notices_context
 from bansugoroku.front.waits import closing_words, wait_words
 from bansugoroku.games import selectors, services, vacations
-from bansugoroku.games.models import Player
+from bansugoroku.games.models import Player, Seat
 from bansugoroku.games.vocabulary import seat_holder, table_status
 from notifications.sign_in import mailed_links_revoke
 
@@ -61,6 +62,7 @@ def my_tables(request: HttpRequest) -> HttpResponse:
                     ),
                     "closing": closing_words(seat.table, now=now),
                     "deadline_at": seat.table.deadline,
+                    "away_until": away_until(other, now),
                     "updated": seat.table.updated_at,
                 }
             )
@@ -79,6 +81,12 @@ def _settings(
     context = {"player": player, "kept": kept, "signed_out": signed_out}
     context |= notices_context(player) | {"vacation": vacation_context(player)} if player else {}
     return render(request, "front/settings.html", context)
+
+
+def away_until(seat: Seat, now: datetime) -> datetime | None:
+    """When the player in `seat` is back from the vacation they are on, if they are."""
+    player = seat.player
+    return player.vacation_until if player and vacations.on_vacation(player, now) else None
 
 
 def vacation_context(player: Player) -> dict[str, Any]:

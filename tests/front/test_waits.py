@@ -103,3 +103,15 @@ def test_my_tables_give_each_clocks_deadline_soonest_first_within_my_turns(host,
     order = [code for code in codes if code in dict((c, d) for d, c in mine)]
     shown_order = sorted(order, key=shown.index)
     assert shown_order == [code for _, code in sorted(mine)], "soonest deadline first"
+
+
+def test_my_tables_say_when_the_opponent_is_on_vacation(host, guest):
+    code = open_table(host, guest, clock_days=3)
+    assert 'data-test="away"' not in html(host, "/me/tables")
+    assert guest.post("players/me/vacation", {"days": 2}).status == 200
+
+    shown = html(host, "/me/tables")
+
+    row = next(row for row in shown.split("<li")[1:] if f"table-{code}" in row)
+    assert 'data-test="away">Ben is on vacation until ' in row and "(UTC)" in row
+    assert 'data-test="away"' not in html(guest, "/me/tables"), "only the opponent's"
