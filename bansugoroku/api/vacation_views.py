@@ -22,7 +22,7 @@ from bansugoroku.games.models import Player
 class VacationStartSerializer(StrictSerializer):
     days = Integer(
         min_value=1,
-        max_value=vacations.MOST_DAYS_AT_ONCE,
+        max_value=vacations.VACATION_CAP_DAYS,
         help_text="Whole days, from now; no more than you have left.",
     )
 
@@ -32,15 +32,7 @@ class VacationUpdateSerializer(StrictSerializer):
 
 
 def vacation_json(player: Player) -> shapes.VacationJson:
-    now = timezone.now()
-    on = vacations.on_vacation(player, now)
-    return {
-        "until": player.vacation_until.isoformat() if on and player.vacation_until else None,
-        "days_left": round(vacations.left(player, now) / vacations.days(1), 2),
-        "days_a_year": vacations.VACATION_DAYS_A_YEAR,
-        "cap_days": vacations.VACATION_CAP_DAYS,
-        "auto": player.auto_vacation,
-    }
+    return vacations.shown(player, timezone.now())
 
 
 ANSWER = {200: component(shapes.VacationJson)}

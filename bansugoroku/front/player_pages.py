@@ -22,6 +22,7 @@ from django.shortcuts import redirect, render
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
 
@@ -90,16 +91,10 @@ def away_until(seat: Seat, now: datetime) -> datetime | None:
 
 
 def vacation_context(player: Player) -> dict[str, Any]:
-    """What the settings page shows of the player's vacation (`games.vacations`)."""
-    now = timezone.now()
-    return {
-        "until": player.vacation_until if vacations.on_vacation(player, now) else None,
-        "days_left": floatformat(vacations.left(player, now) / vacations.days(1), 1),
-        "days_a_year": vacations.VACATION_DAYS_A_YEAR,
-        "cap_days": vacations.VACATION_CAP_DAYS,
-        "most": vacations.MOST_DAYS_AT_ONCE,
-        "auto": player.auto_vacation,
-    }
+    """What the settings page shows of the player's vacation, as the API shows it."""
+    shown = vacations.shown(player, timezone.now())
+    until = parse_datetime(shown["until"]) if shown["until"] else None
+    return {**shown, "until": until, "days_left": floatformat(shown["days_left"], 1)}
 
 
 @require_POST

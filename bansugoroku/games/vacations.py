@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 
-from bansugoroku.games import clocks, outbox, payloads
+from bansugoroku.games import clocks, outbox, payloads, shapes
 from bansugoroku.games.errors import NotOnVacation, NoVacationLeft, OnVacation
 from bansugoroku.games.models import Event, EventKind, Player, Seat, Table, TableState
 
@@ -38,7 +38,6 @@ VACATION_CAP_DAYS = 30
 AUTO_VACATION_DAYS = 1
 AUTO_VACATION_LEAST_DAYS = 1 / 24
 """An auto-vacation takes at least an hour's worth: less left counts as none."""
-MOST_DAYS_AT_ONCE = VACATION_CAP_DAYS
 
 
 @dataclass(frozen=True)
@@ -67,6 +66,18 @@ def left(player: Player, now: datetime) -> timedelta:
 
 def on_vacation(player: Player, now: datetime) -> bool:
     return player.vacation_until is not None and player.vacation_until > now
+
+
+def shown(player: Player, now: datetime) -> shapes.VacationJson:
+    """The player's vacation as the API and the settings page show it."""
+    until = player.vacation_until if on_vacation(player, now) else None
+    return {
+        "until": until.isoformat() if until else None,
+        "days_left": round(left(player, now) / days(1), 2),
+        "days_a_year": VACATION_DAYS_A_YEAR,
+        "cap_days": VACATION_CAP_DAYS,
+        "auto": player.auto_vacation,
+    }
 
 
 def auto_due(
@@ -150,7 +161,7 @@ def end(*, player_id: int, now: datetime) -> Player:
         for table, mover in tables:
             if mover is not None:
                 clocks.resume(table, mover, now)
-        _save(tables, now)
+        _save(tables)
     return player
 
 
@@ -195,18 +206,17 @@ def _take(
     for table, mover in tables:
         if mover is not None:
             clocks.pause(table, mover, start_at, player.vacation_until)
-    _save(tables, now)
+    _save(tables)
 
 
 def _bank(player: Player, amount: timedelta, now: datetime) -> None:
     player.vacation_banked, player.vacation_banked_at = max(amount, timedelta(0)), now
 
 
-def _save(tables: Locked, now: datetime) -> None:
+def _save(tables: Locked) -> None:
     """Write the clocks and move every table's version on: both sides see the change."""
     for table, mover in tables:
-        table.version += 1
-        table.updated_at = now
+        table.version += 1  # updated_at is the save's own time
         table.save(
             update_fields=["version", "updated_at", "deadline", "turn_started_at", "remind_at"]
         )

@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from bansugoroku.games import payloads, timeouts
-from bansugoroku.games.models import EventKind, GameState, Seat, Table
+from bansugoroku.games.models import EventKind, GameState, Player, Seat, Table
 from tests.client import Api, check, open_table
 from tests.finished_games import play_turn, to_move
 from tests.moments import START
@@ -188,7 +188,7 @@ def test_with_no_vacation_left_the_game_is_lost_on_time(clock, host, guest):
         play_turn(code, host, guest)
     mover, _ = to_move(code, host, guest)
     deadline = table(code).deadline
-    mover.player().__class__.objects.filter(pk=mover.player().pk).update(
+    Player.objects.filter(pk=mover.player().pk).update(
         vacation_banked=timedelta(0), vacation_banked_at=deadline - timedelta(minutes=1)
     )
     clock.move_to(deadline)
