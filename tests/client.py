@@ -58,6 +58,9 @@ class Api:
     def patch(self, path: str, body: Any = None, **kwargs: Any) -> Answer:
         return self.call("PATCH", path, body, **kwargs)
 
+    def put(self, path: str, body: Any = None, **kwargs: Any) -> Answer:
+        return self.call("PUT", path, body, **kwargs)
+
     def post(self, path: str, body: Any = None, **kwargs: Any) -> Answer:
         return self.call("POST", path, body if body is not None else {}, **kwargs)
 

@@ -5,6 +5,7 @@ from bansugoroku.api import (
     history_views,
     notice_views,
     push_views,
+    quiet_hours_views,
     vacation_views,
     views,
 )
@@ -16,6 +17,11 @@ urlpatterns = [
     path("players/me", views.MeView.as_view(), name="me"),
     path("players/me/notices", notice_views.NoticePreferencesView.as_view(), name="notices"),
     path("players/me/vacation", vacation_views.VacationView.as_view(), name="vacation"),
+    path(
+        "players/me/quiet-hours",
+        quiet_hours_views.QuietHoursView.as_view(),
+        name="quiet-hours",
+    ),
     path("players/me/email/confirm", notice_views.EmailConfirmView.as_view(), name="email-confirm"),
     path("sign-in", notice_views.SignInView.as_view(), name="sign-in"),
     path("unsubscribe/<secret:token>", notice_views.UnsubscribeView.as_view(), name="unsubscribe"),

@@ -21,18 +21,29 @@ the vacation's end (`pause`), one that ends early restarts them at once (`resume
 turn that comes to them during it starts at its end. So `turn_started_at` may lie
 ahead, and a turn is charged only what it used after it.
 
+A player's quiet hours (`lib.quiet_hours`: their nights and days off, in their time
+zone) are not counted either: the time a turn used is what it used outside them, its
+deadline the moment its bank is used up so, and a reminder comes when that many hours
+of counted time are left (the evening before a morning deadline, not in the night). So a
+table's clock is its `turn_started_at` and the mover's bank then (`Seat.clock_left`),
+read through the mover's quiet hours; `deadline` and `remind_at` are what they give, kept
+for the sweep's indexes. A change of the quiet hours settles the running clocks under
+the old ones and restarts them under the new (`vacations.set_quiet_hours`).
+
 A "day" is CLOCK_DAY_SECONDS long: 86,400, or less for trials, and an hour of a
-reminder is a 24th of it.
+reminder is a 24th of it. Quiet hours are real hours even then: a night is a night.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 
-from bansugoroku.games.models import Seat, Table
+from bansugoroku.games.models import Player, Seat, Table
+from bansugoroku.lib.quiet_hours import QuietHours, counted, reached, spans
 from engine.game import FinishedTurn, GameValue
 
 DAYS = (1, 2, 3, 5, 7, 14)
@@ -49,21 +60,71 @@ def hours(count: int) -> timedelta:
     return timedelta(seconds=count * settings.CLOCK_DAY_SECONDS / 24)
 
 
-def next_reminder(
-    deadline: datetime, reminder_hours: Sequence[int], now: datetime
-) -> datetime | None:
-    """The first moment after `now` that is one of the reminder thresholds before
-    `deadline`, or none."""
-    due = [deadline - hours(h) for h in reminder_hours if deadline - hours(h) > now]
-    return min(due, default=None)
+def zone(name: str) -> ZoneInfo:
+    """A player's time zone by its stored name: UTC until they choose one, or if the
+    time zone database no longer knows it."""
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
 
 
-def passed_threshold(
-    deadline: datetime, reminder_hours: Sequence[int], now: datetime
-) -> int | None:
+def quiet_hours(player: Player) -> QuietHours:
+    return quiet_of(player.time_zone, player.quiet_from, player.quiet_to, player.days_off)
+
+
+def quiet_of(
+    time_zone: str, start: int | None, end: int | None, days_off: Sequence[int]
+) -> QuietHours:
+    """Quiet hours from a player's stored fields (or a row of them)."""
+    return QuietHours(zone(time_zone), start, end, frozenset(days_off))
+
+
+def quiet_spans(player: Player, start: datetime, end: datetime) -> list[tuple[datetime, datetime]]:
+    """The player's quiet hours from `start` to `end`, cut to them: when a clock of
+    theirs running then stands."""
+    found = []
+    for quiet_start, quiet_end in spans(quiet_hours(player), start):
+        if quiet_start >= end:
+            break
+        found.append((max(quiet_start, start), min(quiet_end, end)))
+    return found
+
+
+def settle(table: Table, mover: Seat, now: datetime) -> None:
+    """Charge the mover's clock what it used until `now`, under their quiet hours as
+    they are, and have it run from then: before those change (`run_on`)."""
+    started = table.turn_started_at
+    if started is None or mover.clock_left is None or started >= now:
+        return
+    mover.clock_left = max(mover.clock_left - _used(mover, started, now), timedelta(0))
+    table.turn_started_at = now
+
+
+def run_on(table: Table, mover: Seat, now: datetime) -> None:
+    """The mover's clock runs from its start under their quiet hours as they are now."""
+    if table.turn_started_at is not None and mover.clock_left is not None:
+        _restart(table, mover, table.turn_started_at, now)
+
+
+def reminders(
+    quiet: QuietHours, start: datetime, bank: timedelta, reminder_hours: Sequence[int]
+) -> dict[int, datetime]:
+    """When each threshold falls in a turn whose clock runs from `start` with `bank`:
+    the moment that many hours of counted time are left. One at or beyond the whole
+    bank has none."""
+    return {h: reached(quiet, start, bank - hours(h)) for h in reminder_hours if hours(h) < bank}
+
+
+def next_reminder(moments: dict[int, datetime], now: datetime) -> datetime | None:
+    """The first of a turn's reminders (`reminders`) after `now`, or none."""
+    return min((at for at in moments.values() if at > now), default=None)
+
+
+def passed_threshold(moments: dict[int, datetime], deadline: datetime, now: datetime) -> int | None:
     """The nearest threshold already passed at `now` but not the deadline itself: what
     a reminder sent now says. A sweep that comes late sends only that one."""
-    passed = [h for h in reminder_hours if deadline - hours(h) <= now < deadline]
+    passed = [h for h, at in moments.items() if at <= now < deadline]
     return min(passed, default=None)
 
 
@@ -104,7 +165,7 @@ def after_step(
     days, started = table.clock_days, table.turn_started_at or now
     for i, turn in enumerate(turns):  # the mover's play, then any passes that followed
         seat = seats[turn.side]
-        used = max(now - started, timedelta(0)) if i == 0 else timedelta(0)
+        used = _used(seat, started, now) if i == 0 else timedelta(0)
         left = (seat.clock_left or timedelta(0)) - used + allowance(days)
         seat.clock_left = min(left, BANK_CAP * allowance(days))
     _run(table, seats, game, now)
@@ -115,7 +176,7 @@ def pause(table: Table, mover: Seat, start: datetime, until: datetime) -> None:
     until `start`, and restart it at `until`."""
     if table.turn_started_at is None or mover.clock_left is None or mover.player is None:
         return
-    used = max(start - table.turn_started_at, timedelta(0))
+    used = _used(mover, table.turn_started_at, start)
     mover.clock_left = max(mover.clock_left - used, timedelta(0))
     _restart(table, mover, until, start)
 
@@ -144,10 +205,19 @@ def _run(table: Table, seats: Sequence[Seat], game: GameValue, now: datetime) ->
     _restart(table, mover, max(now, back) if back else now, now)
 
 
+def _used(seat: Seat, start: datetime, end: datetime) -> timedelta:
+    """What the seat's clock used from `start` to `end`: the time outside its player's
+    quiet hours."""
+    assert seat.player is not None
+    return counted(quiet_hours(seat.player), start, end)
+
+
 def _restart(table: Table, mover: Seat, start: datetime, now: datetime) -> None:
-    """The mover's clock runs from `start` (now, or a vacation's end) with their bank.
-    A reminder whose moment falls in a vacation comes when it ends."""
+    """The mover's clock runs from `start` (now, or a vacation's end) with their bank,
+    through their quiet hours."""
     assert mover.clock_left is not None and mover.player is not None
-    table.turn_started_at, table.deadline = start, start + mover.clock_left
-    remind = next_reminder(table.deadline, mover.player.reminder_hours, now)
-    table.remind_at = None if remind is None else max(remind, start)
+    quiet = quiet_hours(mover.player)
+    table.turn_started_at = start
+    table.deadline = reached(quiet, start, mover.clock_left)
+    moments = reminders(quiet, start, mover.clock_left, mover.player.reminder_hours)
+    table.remind_at = next_reminder(moments, now)

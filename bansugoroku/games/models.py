@@ -46,9 +46,27 @@ class Player(models.Model):
     auto_vacation = models.BooleanField(default=True)
     """When a clock of theirs would run out and vacation is left, a day of it starts
     instead."""
+    time_zone = models.CharField(max_length=64, blank=True, default="")
+    """The player's IANA time zone, in which their quiet hours lie and their mails give
+    times; blank until they choose one (UTC meanwhile)."""
+    quiet_from = models.PositiveSmallIntegerField(null=True, blank=True)
+    """The hour of the player's day their quiet hours start (`lib.quiet_hours`); none:
+    no quiet night."""
+    quiet_to = models.PositiveSmallIntegerField(null=True, blank=True)
+    days_off = models.JSONField(default=list, blank=True)
+    """The ISO weekdays (1 Monday to 7 Sunday) on which no clock of theirs runs."""
 
     # DRF treats request.user as a user; a player is always an authenticated one.
     is_authenticated = True
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(quiet_from__isnull=True, quiet_to__isnull=True)
+                | (Q(quiet_from__lte=23, quiet_to__lte=23) & ~Q(quiet_from=models.F("quiet_to"))),
+                name="player_quiet_hours",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name

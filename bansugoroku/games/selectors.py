@@ -132,7 +132,20 @@ def _clock(table: Table, me: Side) -> shapes.ClockJson | None:
         "banks": banks,
         "deadline": _iso(table.deadline),
         "turn_started_at": _iso(table.turn_started_at),
+        "quiet_spans": _quiet_spans(table, seats),
     }
+
+
+def _quiet_spans(table: Table, seats: list[Seat]) -> list[list[str]]:
+    started, deadline, to_move = table.turn_started_at, table.deadline, table.seat_to_move
+    if started is None or deadline is None or to_move is None:
+        return []
+    mover = seats[to_move].player
+    assert mover is not None
+    return [
+        [start.isoformat(), end.isoformat()]
+        for start, end in clocks.quiet_spans(mover, started, deadline)
+    ]
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -176,6 +189,20 @@ def _seat(seat: Seat, me: Side) -> shapes.SeatJson:
         "free": seat.player_id is None and not seat.cpu,
         "you": seat.number == me,
         "vacation_until": _iso(seat.player.vacation_until) if seat.player else None,
+        "quiet_hours": quiet_hours_json(seat.player) if seat.player else None,
+    }
+
+
+def quiet_hours_json(player: Player) -> shapes.QuietHoursJson | None:
+    """The player's quiet hours as their seat shows them; none when they have none."""
+    quiet = clocks.quiet_hours(player)
+    if not quiet.any:
+        return None
+    return {
+        "time_zone": quiet.zone.key,
+        "start_hour": quiet.start,
+        "end_hour": quiet.end,
+        "days_off": sorted(quiet.days_off),
     }
 
 

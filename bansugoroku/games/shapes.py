@@ -79,6 +79,33 @@ class You(TypedDict):
     is_host: NotRequired[bool]
 
 
+class QuietHoursJson(TypedDict):
+    """A player's time zone and quiet hours: the hours of each day and the days of each
+    week when their clock does not run, in that zone's wall time."""
+
+    time_zone: Annotated[
+        str,
+        Doc(
+            "An IANA time zone (`Europe/Berlin`): the quiet hours are in it, and the mails "
+            "give times in it. `UTC` until the player chooses one."
+        ),
+    ]
+    start_hour: Annotated[
+        int | None,
+        Doc("The hour (0-23) a quiet night starts; null: no quiet night."),
+    ]
+    end_hour: Annotated[
+        int | None,
+        Doc(
+            "The hour (0-23) it ends, the next morning when it is the earlier; a night "
+            "is at most 12 hours."
+        ),
+    ]
+    days_off: Annotated[
+        list[int], Doc("Whole days off, as ISO weekdays (1 Monday to 7 Sunday); two at most.")
+    ]
+
+
 class SeatJson(TypedDict):
     seat: int
     color: Color
@@ -92,6 +119,10 @@ class SeatJson(TypedDict):
             "The end of the player's latest vacation: while it is ahead they are on "
             "vacation and their clock stands. Null if they never took one."
         ),
+    ]
+    quiet_hours: Annotated[
+        QuietHoursJson | None,
+        Doc("The player's quiet hours, when their clock does not run; null: none."),
     ]
 
 
@@ -266,9 +297,10 @@ class NextGame(TypedDict):
 
 class ClockJson(TypedDict):
     """The table's clock: days a move, with a time bank. Only the player to move has a
-    running clock; it runs out at `deadline`. Nothing here changes with the time of the
-    request (the ETag holds): time left now is `deadline` less now for the player to
-    move, and `banks` for the other."""
+    running clock; it runs out at `deadline`, and stands in their quiet hours
+    (`quiet_spans`). Nothing here changes with the time of the request (the ETag holds):
+    time left now is, for the player to move, `deadline` less now less what of
+    `quiet_spans` lies ahead; for the other, their bank in `banks`."""
 
     days: Annotated[int, Doc("Days a move: what each finished turn adds to the mover's bank.")]
     cap_days: Annotated[int, Doc("No bank holds more than this many days.")]
@@ -291,6 +323,13 @@ class ClockJson(TypedDict):
         ),
     ]
     turn_started_at: DateTime | None
+    quiet_spans: Annotated[
+        list[list[DateTime]],
+        Doc(
+            "The player to move's quiet hours from `turn_started_at` to `deadline`, as "
+            "[from, to] pairs in order: their clock does not run then."
+        ),
+    ]
 
 
 class TableStateJson(TypedDict):
@@ -562,6 +601,13 @@ class Events(TypedDict):
     events: list[EventJson]
     last_sequence: Annotated[int, Doc("The table's newest event.")]
     more: Annotated[bool, Doc("More events follow: ask again with `after`.")]
+
+
+class QuietHoursSetting(QuietHoursJson):
+    """Your quiet hours, with what the settings may hold."""
+
+    most_hours: Annotated[int, Doc("A quiet night's longest.")]
+    most_days_off: int
 
 
 class VacationJson(TypedDict):

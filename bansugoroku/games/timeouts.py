@@ -13,12 +13,13 @@ So a move and the sweep decide once: a move that got the row first and
 finished its turn started the other clock; one that waited finds the game over.
 
 Reminders (`remind`) go the way of the idle warnings: batches of the tables whose
-`remind_at` has come, picked FOR UPDATE SKIP LOCKED on their own partial index, each
-written in one statement that sets the next `remind_at` (or none) and adds a
-`clock_low` event. That is no change of the game: it moves `last_event` but not the
-version, so a move in flight is never made stale by it. As `remind_at` moves on in the
-statement that writes the event, a threshold is reminded once; a move that finishes
-the turn sets the next mover's own.
+`remind_at` has come (read with the turn's start, the mover's bank and quiet hours,
+from which the clock finds the thresholds passed and the next), picked FOR UPDATE SKIP
+LOCKED on their own partial index, each written in one statement that sets the next
+`remind_at` (or none) and adds a `clock_low` event. That is no change of the game: it
+moves `last_event` but not the version, so a move in flight is never made stale by it.
+As `remind_at` moves on in the statement that writes the event, a threshold is
+reminded once; a move that finishes the turn sets the next mover's own.
 """
 
 from __future__ import annotations
@@ -47,8 +48,10 @@ _PICK_SQL = f"""
 _TABLE, _EVENT = Table._meta.db_table, Event._meta.db_table
 
 _REMIND_PICK_SQL = f"""
-    SELECT t.id, t.deadline, g.id, g.number, g.turn_seat,
-        ARRAY(SELECT jsonb_array_elements_text(p.reminder_hours)::integer)
+    SELECT t.id, t.deadline, g.id, g.number, g.turn_seat, t.turn_started_at, s.clock_left,
+        ARRAY(SELECT jsonb_array_elements_text(p.reminder_hours)::integer),
+        p.time_zone, p.quiet_from, p.quiet_to,
+        ARRAY(SELECT jsonb_array_elements_text(p.days_off)::integer)
     FROM {_TABLE} t
     JOIN {Game._meta.db_table} g ON g.id = t.current_game_id
     JOIN {Seat._meta.db_table} s ON s.table_id = t.id AND s.number = g.turn_seat
@@ -116,11 +119,13 @@ def remind(*, now: datetime, batch: int | None = None) -> Reminders:
             due: dict[str, list[object]] = {
                 key: [] for key in ("ids", "next", "hours", "games", "numbers", "seats")
             }
-            for table_id, deadline, game_id, number, seat, reminder_hours in picked:
-                threshold = clocks.passed_threshold(deadline, reminder_hours, now)
+            for table_id, deadline, game_id, number, seat, start, bank, *mover in picked:
+                reminder_hours, *quiet = mover
+                moments = clocks.reminders(clocks.quiet_of(*quiet), start, bank, reminder_hours)
+                threshold = clocks.passed_threshold(moments, deadline, now)
                 row = (
                     table_id,
-                    clocks.next_reminder(deadline, reminder_hours, now),
+                    clocks.next_reminder(moments, now),
                     threshold,
                     game_id,
                     number,

@@ -17,6 +17,9 @@ that finds a clock run out while it holds one table's lock cannot take the other
 does not start the auto-vacation itself: it says it is due (`AutoVacationDue`), and the
 caller starts it after that transaction, then goes on (`services._on_game`, the sweep).
 
+Quiet hours (`set_quiet_hours`) are a player's nightly time off the clock, and change
+their tables as a vacation does, under the same locks.
+
 Days are CLOCK_DAY_SECONDS long, as the clocks' are.
 """
 
@@ -161,6 +164,41 @@ def end(*, player_id: int, now: datetime) -> Player:
         for table, mover in tables:
             if mover is not None:
                 clocks.resume(table, mover, now)
+        _save(tables)
+    return player
+
+
+def set_quiet_hours(
+    *,
+    player_id: int,
+    time_zone: str,
+    start_hour: int | None,
+    end_hour: int | None,
+    days_off: list[int],
+    now: datetime,
+) -> Player:
+    """Set the player's time zone and quiet hours. Each clock of theirs that runs is
+    charged under the old ones until now and runs on under the new; one that ran out
+    already is left to the sweep. Every open table's version moves on (their seat
+    shows the quiet hours); a setting that changes nothing changes nothing."""
+    with transaction.atomic():
+        tables, player = _lock(player_id)
+        fields = {
+            "time_zone": time_zone,
+            "quiet_from": start_hour,
+            "quiet_to": end_hour,
+            "days_off": sorted(days_off),
+        }
+        if all(getattr(player, name) == value for name, value in fields.items()):
+            return player
+        running = [(t, m) for t, m in tables if m is not None and not clocks.ran_out(t, now)]
+        for table, mover in running:
+            clocks.settle(table, mover, now)
+        for name, value in fields.items():
+            setattr(player, name, value)
+        player.save(update_fields=list(fields))
+        for table, mover in running:
+            clocks.run_on(table, mover, now)
         _save(tables)
     return player
 

@@ -46,6 +46,7 @@ def test_the_clock_is_chosen_at_creation_and_shown_before_and_after_the_start(
         "banks": None,
         "deadline": None,
         "turn_started_at": None,
+        "quiet_spans": [],
     }
     code = created.body["code"]
     assert guest.post(f"tables/{code}/join").status == 200
