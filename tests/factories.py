@@ -35,7 +35,8 @@ from tests.notifications.helpers import deliver
 class PlayerFactory(factory.django.DjangoModelFactory[Player]):
     """A player made by `services.player_create`; its bearer token is `player.token`.
     `PlayerFactory(address="aiko@example.test")` gives them a confirmed address,
-    `auto_vacation=False` clocks that can run out."""
+    `auto_vacation=False` clocks that can run out, `time_zone="Asia/Tokyo"` a time zone
+    of their own."""
 
     class Meta:
         model = Player
@@ -44,6 +45,7 @@ class PlayerFactory(factory.django.DjangoModelFactory[Player]):
     name = factory.Sequence(lambda n: f"Player {n}")
     locale = "en"
     auto_vacation = True
+    time_zone = ""
 
     @classmethod
     def _create(cls, model_class: type[Player], *args: Any, **kwargs: Any) -> Player:
@@ -51,6 +53,9 @@ class PlayerFactory(factory.django.DjangoModelFactory[Player]):
         if not kwargs["auto_vacation"]:
             vacations.set_auto(player_id=player.pk, on=False)
             player.auto_vacation = False
+        if kwargs["time_zone"]:
+            player.time_zone = kwargs["time_zone"]
+            player.save(update_fields=["time_zone"])
         player.token = token  # type: ignore[attr-defined]
         return player
 

@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.timesince import timeuntil
 from django.views.decorators.http import require_POST, require_safe
 
 from bansugoroku.front.identity import (
@@ -36,9 +37,11 @@ from bansugoroku.front.identity import (
 )
 from bansugoroku.front.notice_pages import notices_context
 from bansugoroku.front.waits import closing_words, wait_words
-from bansugoroku.games import selectors, services, vacations
+from bansugoroku.games import clocks, selectors, services, vacations
 from bansugoroku.games.models import Player, Seat
 from bansugoroku.games.vocabulary import seat_holder, table_status
+from bansugoroku.lib.local_times import local_time
+from bansugoroku.lib.quiet_hours import counted
 from notifications.sign_in import mailed_links_revoke
 
 
@@ -62,8 +65,8 @@ def my_tables(request: HttpRequest) -> HttpResponse:
                         seat.table, your_turn=summary["your_turn"], opponent=opponent, now=now
                     ),
                     "closing": closing_words(seat.table, now=now),
-                    "deadline_at": seat.table.deadline,
-                    "away_until": away_until(other, now),
+                    **deadline_words(seat, player.time_zone, now),
+                    "away_until": when(away_until(other, now), player.time_zone),
                     "updated": seat.table.updated_at,
                 }
             )
@@ -84,6 +87,24 @@ def _settings(
     return render(request, "front/settings.html", context)
 
 
+def deadline_words(seat: Seat, time_zone: str, now: datetime) -> dict[str, str]:
+    """The deadline at the seat's table in the reader's zone, and, when it is their
+    turn, the time they have left: counted, so their quiet hours ahead are not in it."""
+    deadline = seat.table.deadline
+    if deadline is None:
+        return {}
+    words = {"deadline_at": local_time(deadline, time_zone)}
+    if seat.table.seat_to_move == seat.number:
+        assert seat.player is not None
+        left = counted(clocks.quiet_hours(seat.player), now, deadline)
+        words["left"] = timeuntil(now + left, now)
+    return words
+
+
+def when(moment: datetime | None, time_zone: str) -> str | None:
+    return None if moment is None else local_time(moment, time_zone)
+
+
 def away_until(seat: Seat, now: datetime) -> datetime | None:
     """When the player in `seat` is back from the vacation they are on, if they are."""
     player = seat.player
@@ -94,7 +115,11 @@ def vacation_context(player: Player) -> dict[str, Any]:
     """What the settings page shows of the player's vacation, as the API shows it."""
     shown = vacations.shown(player, timezone.now())
     until = parse_datetime(shown["until"]) if shown["until"] else None
-    return {**shown, "until": until, "days_left": floatformat(shown["days_left"], 1)}
+    return {
+        **shown,
+        "until": when(until, player.time_zone),
+        "days_left": floatformat(shown["days_left"], 1),
+    }
 
 
 @require_POST

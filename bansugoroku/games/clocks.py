@@ -38,11 +38,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 
 from bansugoroku.games.models import Player, Seat, Table
+from bansugoroku.lib.local_times import zone
 from bansugoroku.lib.quiet_hours import QuietHours, counted, reached, spans
 from engine.game import FinishedTurn, GameValue
 
@@ -58,15 +58,6 @@ MOST_REMINDERS = 2
 def hours(count: int) -> timedelta:
     """`count` hours of a clock's day (CLOCK_DAY_SECONDS shortens them alike)."""
     return timedelta(seconds=count * settings.CLOCK_DAY_SECONDS / 24)
-
-
-def zone(name: str) -> ZoneInfo:
-    """A player's time zone by its stored name: UTC until they choose one, or if the
-    time zone database no longer knows it."""
-    try:
-        return ZoneInfo(name or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
 
 
 def quiet_hours(player: Player) -> QuietHours:

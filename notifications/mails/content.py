@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC
 
 from django.urls import reverse
 from django.utils import translation
@@ -25,6 +24,7 @@ from django.utils.translation import ngettext
 from bansugoroku.games import payloads, selectors
 from bansugoroku.games.models import Event, Player, Seat, TableState
 from bansugoroku.games.vocabulary import play_text, seat_holder
+from bansugoroku.lib.local_times import local_time, zone
 from bansugoroku.lib.site import site_url
 from engine.names import roll_name
 from engine.notation import format_play, mirror_play
@@ -202,9 +202,9 @@ def _waiting_line(
             % {"name": who, "dice": dice_text(passed["dice"])}
         )
     lines.append(_("You rolled %(dice)s.") % {"dice": dice_text(game.dice)})
-    if table.deadline is not None:  # players have no time zone of their own yet
-        when = date_format(table.deadline.astimezone(UTC), "DATETIME_FORMAT")
-        lines.append(_("Your time to move runs out on %(when)s (UTC).") % {"when": when})
+    if table.deadline is not None:
+        when = local_time(table.deadline, player.time_zone)
+        lines.append(_("Your time to move runs out on %(when)s.") % {"when": when})
     if not by_mail:
         return TableLine(table.code, table_url(table.code), lines)
     turn = selectors.turn_to_play(table, seat)
@@ -303,7 +303,11 @@ def table_closing(event: Event, player: Player) -> Content:
     payload: payloads.TableClosing = event.payload
     table, days = event.table, payload["days_left"]
     closes_at = parse_datetime(payload["closes_at"])
-    when = date_format(closes_at, "DATE_FORMAT") if closes_at else ""
+    when = (
+        date_format(closes_at.astimezone(zone(player.time_zone)), "DATE_FORMAT")
+        if closes_at
+        else ""
+    )
     subject = ngettext(
         "Table %(code)s closes in %(days)d day",
         "Table %(code)s closes in %(days)d days",
@@ -338,14 +342,14 @@ def clock_low(event: Event, player: Player) -> Content:
     payload: payloads.ClockLow = event.payload
     table, hours = event.table, payload["hours"]
     deadline = parse_datetime(payload["deadline"])
-    when = date_format(deadline.astimezone(UTC), "DATETIME_FORMAT") if deadline else ""
+    when = local_time(deadline, player.time_zone) if deadline else ""
     subject = ngettext(
         "Your time to move at %(code)s runs out in %(hours)d hour",
         "Your time to move at %(code)s runs out in %(hours)d hours",
         hours,
     ) % {"code": table.code, "hours": hours}
     line = _(
-        "It is still your turn at %(code)s: if you do not move by %(when)s (UTC), you lose "
+        "It is still your turn at %(code)s: if you do not move by %(when)s, you lose "
         "the game on time."
     ) % {"code": table.code, "when": when}
     return Content(subject, [line], [TableLine(table.code, table_url(table.code), [])])
@@ -355,12 +359,12 @@ def auto_vacation(event: Event, player: Player) -> Content:
     payload: payloads.AutoVacation = event.payload
     table = event.table
     until = parse_datetime(payload["until"])
-    when = date_format(until.astimezone(UTC), "DATETIME_FORMAT") if until else ""
+    when = local_time(until, player.time_zone) if until else ""
     subject = _("Your time ran out at %(code)s: a day of vacation started instead") % {
         "code": table.code
     }
     line = _(
-        "You are on vacation until %(when)s (UTC), and your clocks at every table stand "
+        "You are on vacation until %(when)s, and your clocks at every table stand "
         "until then. Vacation days left: %(days)s. Move before your time runs out again."
     ) % {"when": when, "days": number_format(payload["days_left"], 1)}
     return Content(subject, [line], [TableLine(table.code, table_url(table.code), [])])

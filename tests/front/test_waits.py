@@ -7,12 +7,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.test import Client
 from django.utils import timezone
 
 from bansugoroku.front.identity import COOKIE
 from bansugoroku.games.models import Table
 from tests.client import Api, mover, open_table
+from tests.moments import START
 
 pytestmark = pytest.mark.django_db
 
@@ -113,5 +115,22 @@ def test_my_tables_say_when_the_opponent_is_on_vacation(host, guest):
     shown = html(host, "/me/tables")
 
     row = next(row for row in shown.split("<li")[1:] if f"table-{code}" in row)
-    assert 'data-test="away">Ben is on vacation until ' in row and "(UTC)" in row
+    assert 'data-test="away">Ben is on vacation until ' in row and " UTC</span>" in row
+    zone = {"time_zone": "America/New_York", "start_hour": None, "end_hour": None}
+    assert host.put("players/me/quiet-hours", zone | {"days_off": []}).status == 200
+    row = next(row for row in html(host, "/me/tables").split("<li") if f"table-{code}" in row)
+    assert " EST</span>" in row or " EDT</span>" in row, "in the reader's own zone"
     assert 'data-test="away"' not in html(guest, "/me/tables"), "only the opponent's"
+
+
+def test_my_tables_give_the_time_left_without_my_quiet_hours(host, guest):
+    """A 12-hour night in UTC from midnight: a day's clock started at noon has 36 hours
+    to its deadline, of which 24 count."""
+    night = {"time_zone": "UTC", "start_hour": 0, "end_hour": 12, "days_off": []}
+    for player in (host, guest):
+        assert player.put("players/me/quiet-hours", night).status == 200
+    with time_machine.travel(START, tick=False):
+        code = open_table(host, guest, clock_days=1)
+        me, _ = mover(code, host, guest)
+        row = next(row for row in html(me, "/me/tables").split("<li") if f"table-{code}" in row)
+    assert "Your time: 1\xa0day left, until " in row, row

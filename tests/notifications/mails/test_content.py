@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import UTC
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from bansugoroku.games import services
 from bansugoroku.games.models import Event, Turn
@@ -152,11 +153,11 @@ def test_a_game_lost_on_time_and_one_cancelled_are_told_as_such(locale):
 
 
 def test_the_your_turn_mail_of_a_table_with_a_clock_gives_the_deadline():
-    host, guest = PlayerFactory(name="Aiko"), PlayerFactory(name="Ben")
+    host, guest = PlayerFactory(name="Aiko", time_zone="Asia/Tokyo"), PlayerFactory(name="Ben")
     table = GameFactory(host=host, guest=guest, clock_days=3).table
     table.refresh_from_db()
     lines = content.your_turn(host).tables[0].lines
-    assert lines[-1].startswith("Your time to move runs out on ") and lines[-1].endswith("(UTC).")
-    assert str(table.deadline.astimezone(UTC).year) in lines[-1]
+    in_tokyo = date_format(table.deadline.astimezone(ZoneInfo("Asia/Tokyo")), "DATETIME_FORMAT")
+    assert lines[-1] == f"Your time to move runs out on {in_tokyo} JST.", "the reader's zone"
     unclocked = GameFactory(host=PlayerFactory(), guest=guest).table
     assert not any("runs out" in line for line in content.your_turn(unclocked.host).tables[0].lines)
