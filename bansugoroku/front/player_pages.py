@@ -1,5 +1,5 @@
 """The player's own pages: their tables, and their settings (name, language, notices, vacation,
-the other players this browser holds).
+quiet hours, the other players this browser holds).
 
 The display name changes through the API (`PATCH /api/v1/players/me`, by the settings
 page's script), which checks it as it does for the apps. The language is the page's
@@ -12,8 +12,10 @@ browser that plays as its player (`sign_out_others`), or itself (`sign_out_here`
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from typing import Any
+from zoneinfo import available_timezones
 
 from django.conf import settings
 from django.db import transaction
@@ -23,8 +25,10 @@ from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.dates import WEEKDAYS
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.timesince import timeuntil
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from bansugoroku.front.identity import (
@@ -41,7 +45,7 @@ from bansugoroku.games import clocks, selectors, services, vacations
 from bansugoroku.games.models import Player, Seat
 from bansugoroku.games.vocabulary import seat_holder, table_status
 from bansugoroku.lib.local_times import local_time
-from bansugoroku.lib.quiet_hours import counted
+from bansugoroku.lib.quiet_hours import MOST_DAYS_OFF, MOST_QUIET_HOURS, counted
 from notifications.sign_in import mailed_links_revoke
 
 
@@ -82,8 +86,10 @@ def _settings(
     request: HttpRequest, player: Player | None, signed_out: bool = False
 ) -> HttpResponse:
     kept = [other for _, other in kept_players(request)]
-    context = {"player": player, "kept": kept, "signed_out": signed_out}
-    context |= notices_context(player) | {"vacation": vacation_context(player)} if player else {}
+    context: dict[str, Any] = {"player": player, "kept": kept, "signed_out": signed_out}
+    if player:
+        context |= notices_context(player)
+        context |= {"vacation": vacation_context(player), "quiet": quiet_hours_context(player)}
     return render(request, "front/settings.html", context)
 
 
@@ -119,6 +125,32 @@ def vacation_context(player: Player) -> dict[str, Any]:
         **shown,
         "until": when(until, player.time_zone),
         "days_left": floatformat(shown["days_left"], 1),
+    }
+
+
+@functools.cache
+def time_zones() -> tuple[str, ...]:
+    """The zones to choose from, those the API takes: read from the time zone database once."""
+    return tuple(sorted(available_timezones()))
+
+
+def quiet_hours_context(player: Player) -> dict[str, Any]:
+    """What the settings page shows of the player's quiet hours, as the API shows them,
+    with the menus to change them."""
+    shown = selectors.quiet_hours_json(player)
+    return {
+        "time_zone": player.time_zone or "UTC",
+        "chosen": bool(player.time_zone),  # if not, the script offers the browser's zone
+        "night": [  # each end's field, hour chosen and label
+            ("start_hour", shown["start_hour"] if shown else None, gettext("Starts at")),
+            ("end_hour", shown["end_hour"] if shown else None, gettext("Ends at")),
+        ],
+        "days_off": shown["days_off"] if shown else [],
+        "time_zones": time_zones(),
+        "hours": [(hour, f"{hour:02}:00") for hour in range(24)],
+        "weekdays": [(day + 1, name) for day, name in WEEKDAYS.items()],  # ISO: Monday is 1
+        "most_hours": MOST_QUIET_HOURS,
+        "most_days_off": MOST_DAYS_OFF,
     }
 
 

@@ -50,6 +50,8 @@ TABLE_TEXTS: dict[str, Promise] = {
     "clock_theirs": _("%(name)s's time: %(left)s left, until %(when)s. Yours: %(mine)s."),
     "vacation_yours": _("You are on vacation until %(when)s: your clocks stand."),
     "vacation_theirs": _("%(name)s is on vacation until %(when)s: their clock stands."),
+    "quiet_yours": _("Your quiet hours: your clock stands until %(when)s."),
+    "quiet_theirs": _("%(name)s's quiet hours: their clock stands until %(when)s."),
     "abandoned": _("The table stood idle too long: the game ended with no winner."),
     "abandoned_left": _("A player left the table: the game ended with no winner."),
     "closed": _("This table is closed."),

@@ -2,20 +2,24 @@
 (CLOCK_DAY_SECONDS, the trials' setting): the host chooses the clock on the home page,
 both pages show whose time runs and until when, and the clock runs out: early on the
 game is cancelled, later the player to move loses on time. The sweep is the beat's task
-body, run here when the deadline has passed."""
+body, run here when the deadline has passed. And a mover in their quiet hours, on a
+clock of real days: both pages say their clock stands, and until when."""
 
 from __future__ import annotations
 
 import re
 import time
+from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
 
 from bansugoroku.games import services, timeouts
 from bansugoroku.games.models import Player, Table
+from tests.client import Api, mover, open_table
 from tests.finished_games import whole_play
-from tests.front.browsers import PHONE, act, needs_chromium, shoot
+from tests.front.browsers import PHONE, act, as_player, needs_chromium, shoot
 
 pytestmark = needs_chromium
 
@@ -81,3 +85,37 @@ def test_two_players_on_a_short_clock_see_it_run_and_run_out(
     )
     shoot(winner, "clock-won-on-time")
     assert aiko.problems == [] and ben.problems == []
+
+
+def test_the_movers_quiet_hours_stand_their_clock_on_both_pages(
+    chromium, server, settings_for_play
+):
+    """The mover's night is now's UTC hour and the next; both readers are in Tokyo. The
+    time left is their bank, 3 days less the moment since: the night is not in it."""
+    host, guest = Api().new_player("Aiko"), Api().new_player("Ben")
+    code = open_table(host, guest, clock_days=3)
+    moving, _ = mover(code, host, guest)
+    now = timezone.now()
+    night = {"start_hour": now.hour, "end_hour": (now.hour + 2) % 24, "days_off": []}
+    assert moving.put("players/me/quiet-hours", {"time_zone": "UTC", **night}).status == 200
+    ends = now.replace(minute=0, second=0, microsecond=0) + timedelta(hours=2)
+    ends = ends.astimezone(ZoneInfo("Asia/Tokyo"))
+    until = f"until {ends:%b} {ends.day}, {ends.year}, {ends.hour % 12 or 12}:00"
+    name = moving.player().name
+    other = guest if moving is host else host
+    readers = {
+        moving: ("Your time", "Your quiet hours: your clock stands"),
+        other: (f"{name}'s time", f"{name}'s quiet hours: their clock stands"),
+    }
+    for api, (running, stands) in readers.items():
+        assert api.token is not None
+        watched = as_player(chromium, server, api.token, timezone_id="Asia/Tokyo")
+        watched.page.goto(f"{server}/tables/{code}")
+        clock = watched.page.locator("#clock")
+        clock.wait_for(timeout=5000)
+        text = clock.inner_text()
+        assert f"{running}: 2 days 23 hours left, until " in text, text
+        assert f"{stands} {until}" in text, text
+        shoot(watched.page, f"table-quiet-hours-{'mover' if api is moving else 'opponent'}-360x740")
+        assert watched.problems == [], watched.problems[:5]
+        watched.context.close()

@@ -51,8 +51,8 @@ def test_the_mails_settings_link_leads_to_the_notices_on_the_settings_page(db):
 def test_settings_show_the_address_its_state_and_the_choices(host):
     html = page(browser(host.token), "/settings")
     assert 'id="notices"' in html and 'data-email-state="none"' in html
-    # Each kind on e-mail and push, and the auto-vacation switch.
-    assert html.count('type="checkbox" name="') == 2 * len(Kind) + 1
+    # Each kind on e-mail and push, the auto-vacation switch and the seven days off.
+    assert html.count('type="checkbox" name="') == 2 * len(Kind) + 1 + 7
     assert 'name="auto" data-test="auto-vacation" checked' in html
     assert 'value="spaced" data-test="mode-spaced" checked' in html
     assert "An e-mail each time it is your turn" in html

@@ -1,8 +1,9 @@
 """The notice settings end to end in a real headless Chromium (Debian's, driven by
 Playwright), with the play pages' browser, live server and watched pages: an address set
 on /settings is confirmed from the mailed link in another browser without a cookie, a
-choice saved stays saved, push in this browser turns on and off. Any console error or
-failed request fails the test. Screenshots go to the git-ignored .screenshots/ folder."""
+choice saved stays saved, push in this browser turns on and off; and the vacation and
+quiet hours beside them. Any console error or failed request fails the test.
+Screenshots go to the git-ignored .screenshots/ folder."""
 
 from __future__ import annotations
 
@@ -26,8 +27,10 @@ pytestmark = needs_chromium
 # The play pages' settings: plain-HTTP cookies and a quick poll.
 
 
-def watched_as(chromium: Any, server: str, token: str | None, size: dict[str, int]) -> Watched:
-    watched = Watched(chromium, size)
+def watched_as(
+    chromium: Any, server: str, token: str | None, size: dict[str, int], **options: Any
+) -> Watched:
+    watched = Watched(chromium, size, **options)
     if token:
         watched.context.add_cookies([{"name": "player", "value": token, "url": server}])
     return watched
@@ -184,3 +187,66 @@ def test_a_vacation_started_in_the_settings_is_shown_to_the_opponent(
     page.uncheck('[data-test="auto-vacation"]')
     page.locator("[data-vacation-form] [data-message]", has_text="Saved.").wait_for(timeout=5000)
     assert Player.objects.get(name="Aiko").auto_vacation is False
+
+
+WIDE_PHONE = {"width": 390, "height": 844}
+
+
+def quiet_fields(name: str) -> tuple[str, int | None, int | None, list[int]]:
+    player = Player.objects.get(name=name)
+    return player.time_zone, player.quiet_from, player.quiet_to, player.days_off
+
+
+def test_quiet_hours_chosen_in_the_settings_are_stored_and_shown_again(
+    chromium, server, settings_for_play
+):
+    """The browser's zone is offered until the player chooses one; then theirs holds."""
+    token = Api().new_player("Aiko").token
+    aiko = watched_as(chromium, server, token, WIDE_PHONE, timezone_id="Asia/Tokyo")
+    page = aiko.page
+    page.goto(server + "/settings#quiet-hours")
+    page.locator("[data-quiet-form]").wait_for()
+    assert page.input_value('[data-test="time-zone"]') == "Asia/Tokyo"
+    page.select_option('[data-test="time-zone"]', "Europe/Berlin")
+    page.select_option('[data-test="start_hour"]', "23")
+    page.select_option('[data-test="end_hour"]', "7")
+    page.locator("label", has_text="Saturday").click()
+    page.check('[data-test="day-off-7"]')
+    page.click('[data-test="save-quiet-hours"]')
+    page.locator("[data-quiet-form] [data-message]", has_text="Saved.").wait_for(timeout=5000)
+    assert quiet_fields("Aiko") == ("Europe/Berlin", 23, 7, [6, 7])
+
+    page.reload()
+    menus = ("time-zone", "start_hour", "end_hour")
+    chosen = [page.input_value(f'[data-test="{menu}"]') for menu in menus]
+    assert chosen == ["Europe/Berlin", "23", "7"]
+    days = page.locator("[name=days_off]:checked").evaluate_all("boxes => boxes.map(b => b.value)")
+    assert days == ["6", "7"]
+    shoot(page, "settings-quiet-hours-390x844")
+    assert_fits(page)
+    desktop = watched_as(chromium, server, token, DESKTOP)
+    desktop.page.goto(server + "/settings#quiet-hours")
+    desktop.page.locator("[data-quiet-form]").wait_for()
+    shoot(desktop.page, "settings-quiet-hours-1280x800")
+    assert_fits(desktop.page)
+    for watched in (aiko, desktop):
+        assert watched.problems == [], watched.problems[:5]
+        watched.context.close()
+
+
+def test_a_night_too_long_is_refused_in_the_servers_words_and_nothing_is_stored(
+    chromium, server, settings_for_play
+):
+    aiko = watched_as(chromium, server, Api().new_player("Aiko").token, PHONE)
+    page = aiko.page
+    page.goto(server + "/settings#quiet-hours")
+    page.select_option('[data-test="start_hour"]', "20")
+    page.select_option('[data-test="end_hour"]', "9")  # 13 hours
+    page.click('[data-test="save-quiet-hours"]')
+    message = page.locator("[data-quiet-form] [data-message]")
+    message.filter(has_text="a quiet night is 1 to 12 hours long").wait_for(timeout=5000)
+    assert quiet_fields("Aiko") == ("", None, None, [])
+    # The refusal was a 400 the page expected and showed; nothing else failed.
+    assert [p for p in aiko.problems if "400" not in p] == []
+    assert len(aiko.problems) == 2  # that answer, and the console's note of it
+    aiko.context.close()

@@ -540,17 +540,30 @@ function span(seconds) {
 }
 
 // Whose clock runs and until when, as an exact time in the reader's zone and language;
-// the other side's bank beside it. Nothing while no game is being played.
+// the other side's bank beside it. Nothing while no game is being played. The time left
+// is counted: the mover's quiet hours still ahead are not in it.
 function clockText() {
   const clock = state.clock;
   if (!clock || !clock.deadline || !state.game || state.game.result) return "";
-  const left = span((Date.parse(clock.deadline) - Date.now()) / 1000);
+  const now = Date.now();
+  const quiet = clock.quiet_spans.map((pair) => pair.map(Date.parse));
+  const ahead = quiet.reduce((sum, [from, to]) => sum + Math.max(0, to - Math.max(from, now)), 0);
+  const left = span((Date.parse(clock.deadline) - now - ahead) / 1000);
   const when = exactTime(clock.deadline);
   const [mine, theirs] = clock.banks.map(span);
   const running = myTurn()
     ? fmt(texts.clock_yours, { left, when, name: opponent(), theirs })
     : fmt(texts.clock_theirs, { left, when, name: opponent(), mine });
-  return [running, ...vacationTexts()].join(" ");
+  return [running, ...quietTexts(quiet, now), ...vacationTexts()].join(" ");
+}
+
+// While the mover is in their quiet hours (one of `quiet`, [from, to] in ms), their
+// clock stands: until when.
+function quietTexts(quiet, now) {
+  const current = quiet.find(([from, to]) => from <= now && now < to);
+  if (!current) return [];
+  const when = exactTime(current[1]);
+  return [myTurn() ? fmt(texts.quiet_yours, { when }) : fmt(texts.quiet_theirs, { name: opponent(), when })];
 }
 
 // Who is on vacation, and until when: their clock stands until then.
@@ -563,8 +576,9 @@ function vacationTexts() {
     });
 }
 
-function exactTime(iso) {
-  return new Intl.DateTimeFormat(LANGUAGE, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+// A moment (an ISO string or milliseconds) as the reader's zone and language give it.
+function exactTime(moment) {
+  return new Intl.DateTimeFormat(LANGUAGE, { dateStyle: "medium", timeStyle: "short" }).format(new Date(moment));
 }
 
 // The sentences that go stale as time passes: drawn at each render and each poll.
