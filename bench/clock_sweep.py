@@ -66,17 +66,12 @@ _MAKE_PLAN = """
     ) planned
 """
 
-# Auto-vacation off: the sweep measured is the one that ends games. A third of the
-# players keep quiet hours (nights from 23:00 to 07:00 in Berlin), half of those a
-# weekend off too, for the reminders' arithmetic through them.
+# Auto-vacation off: the sweep measured is the one that ends games.
 _MAKE_PLAYERS = """
     INSERT INTO games_player (id, token_hash, name, locale, created_at, reminder_hours,
-        auto_vacation, time_zone, quiet_from, quiet_to, days_off)
+        auto_vacation)
     SELECT i, md5('bench' || i), 'Bench ' || i, 'en', %(now)s - interval '60 days',
-        '[24, 2]', false,
-        CASE WHEN i %% 3 = 0 THEN 'Europe/Berlin' ELSE '' END,
-        CASE WHEN i %% 3 = 0 THEN 23 END, CASE WHEN i %% 3 = 0 THEN 7 END,
-        (CASE WHEN i %% 6 = 0 THEN '[6, 7]' ELSE '[]' END)::jsonb
+        '[24, 2]', false
     FROM generate_series(1, %(count)s) i
 """
 
