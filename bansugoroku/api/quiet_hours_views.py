@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any
-from zoneinfo import available_timezones
 
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
@@ -20,13 +18,8 @@ from bansugoroku.api.schema import component
 from bansugoroku.api.serializers import Integer, StrictSerializer, Text
 from bansugoroku.api.views import parse
 from bansugoroku.games import selectors, shapes, vacations
-from bansugoroku.games.models import Player
+from bansugoroku.lib.local_times import time_zones
 from bansugoroku.lib.quiet_hours import MOST_DAYS_OFF, MOST_QUIET_HOURS
-
-
-@functools.cache
-def time_zones() -> frozenset[str]:
-    return frozenset(available_timezones())
 
 
 class TimeZone(Text):
@@ -69,18 +62,6 @@ class QuietHoursSerializer(StrictSerializer):
         return attrs
 
 
-def quiet_hours_setting(player: Player) -> shapes.QuietHoursSetting:
-    shown = selectors.quiet_hours_json(player)
-    return {
-        "time_zone": player.time_zone or "UTC",
-        "start_hour": shown["start_hour"] if shown else None,
-        "end_hour": shown["end_hour"] if shown else None,
-        "days_off": shown["days_off"] if shown else [],
-        "most_hours": MOST_QUIET_HOURS,
-        "most_days_off": MOST_DAYS_OFF,
-    }
-
-
 ANSWER = {200: component(shapes.QuietHoursSetting)}
 
 
@@ -92,7 +73,7 @@ class QuietHoursView(APIView):
         summary="Your time zone and quiet hours",
     )
     def get(self, request: Request) -> Response:
-        return Response(quiet_hours_setting(player_of(request)))
+        return Response(selectors.quiet_hours_setting(player_of(request)))
 
     @extend_schema(
         operation_id="players_me_quiet_hours_set",
@@ -110,4 +91,4 @@ class QuietHoursView(APIView):
         player = vacations.set_quiet_hours(
             player_id=player_of(request).pk, **fields, now=timezone.now()
         )
-        return Response(quiet_hours_setting(player))
+        return Response(selectors.quiet_hours_setting(player))

@@ -12,10 +12,8 @@ browser that plays as its player (`sign_out_others`), or itself (`sign_out_here`
 
 from __future__ import annotations
 
-import functools
 from datetime import datetime
 from typing import Any
-from zoneinfo import available_timezones
 
 from django.conf import settings
 from django.db import transaction
@@ -44,8 +42,8 @@ from bansugoroku.front.waits import closing_words, wait_words
 from bansugoroku.games import clocks, selectors, services, vacations
 from bansugoroku.games.models import Player, Seat
 from bansugoroku.games.vocabulary import seat_holder, table_status
-from bansugoroku.lib.local_times import local_time
-from bansugoroku.lib.quiet_hours import MOST_DAYS_OFF, MOST_QUIET_HOURS, counted
+from bansugoroku.lib.local_times import local_time, time_zones
+from bansugoroku.lib.quiet_hours import counted
 from notifications.sign_in import mailed_links_revoke
 
 
@@ -128,29 +126,20 @@ def vacation_context(player: Player) -> dict[str, Any]:
     }
 
 
-@functools.cache
-def time_zones() -> tuple[str, ...]:
-    """The zones to choose from, those the API takes: read from the time zone database once."""
-    return tuple(sorted(available_timezones()))
-
-
 def quiet_hours_context(player: Player) -> dict[str, Any]:
     """What the settings page shows of the player's quiet hours, as the API shows them,
     with the menus to change them."""
-    shown = selectors.quiet_hours_json(player)
+    setting = selectors.quiet_hours_setting(player)
     return {
-        "time_zone": player.time_zone or "UTC",
+        **setting,
         "chosen": bool(player.time_zone),  # if not, the script offers the browser's zone
         "night": [  # each end's field, hour chosen and label
-            ("start_hour", shown["start_hour"] if shown else None, gettext("Starts at")),
-            ("end_hour", shown["end_hour"] if shown else None, gettext("Ends at")),
+            ("start_hour", setting["start_hour"], gettext("Starts at")),
+            ("end_hour", setting["end_hour"], gettext("Ends at")),
         ],
-        "days_off": shown["days_off"] if shown else [],
         "time_zones": time_zones(),
         "hours": [(hour, f"{hour:02}:00") for hour in range(24)],
         "weekdays": [(day + 1, name) for day, name in WEEKDAYS.items()],  # ISO: Monday is 1
-        "most_hours": MOST_QUIET_HOURS,
-        "most_days_off": MOST_DAYS_OFF,
     }
 
 

@@ -21,6 +21,7 @@ from bansugoroku.games.store import (
     note_seen,
     seat_of,
 )
+from bansugoroku.lib.quiet_hours import MOST_DAYS_OFF, MOST_QUIET_HOURS
 from bansugoroku.lib.site import site_url
 from engine.game import GameValue
 from engine.names import point_name, roll_name, spoken_roll
@@ -203,6 +204,20 @@ def quiet_hours_json(player: Player) -> shapes.QuietHoursJson | None:
         "start_hour": quiet.start,
         "end_hour": quiet.end,
         "days_off": sorted(quiet.days_off),
+    }
+
+
+def quiet_hours_setting(player: Player) -> shapes.QuietHoursSetting:
+    """The player's own quiet hours as their settings show them (the API's and the
+    page's), with what the settings may hold."""
+    shown = quiet_hours_json(player)
+    return {
+        "time_zone": player.time_zone or "UTC",
+        "start_hour": shown["start_hour"] if shown else None,
+        "end_hour": shown["end_hour"] if shown else None,
+        "days_off": shown["days_off"] if shown else [],
+        "most_hours": MOST_QUIET_HOURS,
+        "most_days_off": MOST_DAYS_OFF,
     }
 
 
