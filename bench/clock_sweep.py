@@ -69,9 +69,9 @@ _MAKE_PLAN = """
 # Auto-vacation off: the sweep measured is the one that ends games.
 _MAKE_PLAYERS = """
     INSERT INTO games_player (id, token_hash, name, locale, created_at, reminder_hours,
-        auto_vacation, time_zone, days_off)
+        auto_vacation)
     SELECT i, md5('bench' || i), 'Bench ' || i, 'en', %(now)s - interval '60 days',
-        '[24, 2]', false, '', '[]'
+        '[24, 2]', false
     FROM generate_series(1, %(count)s) i
 """
 

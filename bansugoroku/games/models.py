@@ -46,15 +46,19 @@ class Player(models.Model):
     auto_vacation = models.BooleanField(default=True)
     """When a clock of theirs would run out and vacation is left, a day of it starts
     instead."""
-    time_zone = models.CharField(max_length=64, blank=True, default="")
+    time_zone = models.CharField(max_length=64, blank=True, default="", db_default="")
     """The player's IANA time zone, in which their quiet hours lie and their mails give
     times; blank until they choose one (UTC meanwhile)."""
     quiet_from = models.PositiveSmallIntegerField(null=True, blank=True)
     """The hour of the player's day their quiet hours start (`lib.quiet_hours`); none:
     no quiet night."""
     quiet_to = models.PositiveSmallIntegerField(null=True, blank=True)
-    days_off = models.JSONField(default=list, blank=True)
-    """The ISO weekdays (1 Monday to 7 Sunday) on which no clock of theirs runs."""
+    days_off = models.JSONField(
+        default=list, blank=True, db_default=models.Value([], models.JSONField())
+    )
+    """The ISO weekdays (1 Monday to 7 Sunday) on which no clock of theirs runs. This and
+    `time_zone` have their default in the database too, so that rows written in bulk SQL
+    (the clock bench) need not name them."""
 
     # DRF treats request.user as a user; a player is always an authenticated one.
     is_authenticated = True
