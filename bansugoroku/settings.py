@@ -240,6 +240,7 @@ REST_FRAMEWORK: dict[str, Any] = {
         "confirm_email_addresses": env_str("THROTTLE_CONFIRM_EMAIL_ADDRESSES", "20/day"),
         "new_player": env_str("THROTTLE_NEW_PLAYER", "60/hour"),
         "new_table": env_str("THROTTLE_NEW_TABLE", "60/hour"),
+        "take_seat": env_str("THROTTLE_TAKE_SEAT", "30/hour"),
     },
     "UNAUTHENTICATED_USER": None,
 }
@@ -542,6 +543,10 @@ IDLE_SWEEP_BATCH = env_int("IDLE_SWEEP_BATCH", 1000, minimum=1)
 # Tables a player may have waiting for an opponent at once: one more is 409
 # too_many_open_tables, so nobody fills the table list with codes nobody will use.
 OPEN_TABLES_MAX = env_int("OPEN_TABLES_MAX", 20, minimum=1)
+# The lobby (games/lobby.py): an open table stays in it this many days unless its seat
+# is taken; a host has at most LOBBY_TABLES_MAX there at once (409 too_many_in_lobby).
+OPEN_TABLE_DAYS = env_int("OPEN_TABLE_DAYS", 7, minimum=1)
+LOBBY_TABLES_MAX = env_int("LOBBY_TABLES_MAX", 3, minimum=1)
 
 # Every log record of every process is made without the secrets of links in it
 # (bansugoroku/lib/log_redaction.py), whoever configured the logger.

@@ -68,7 +68,7 @@ class PlayerFactory(factory.django.DjangoModelFactory[Player]):
 class TableFactory(factory.django.DjangoModelFactory[Table]):
     """A table made by `services.table_create`: the host's, with the second seat free or,
     with `cpu="easy"`, `"normal"` or `"hard"`, the CPU's (`TableFactory(cpu="normal")`);
-    `clock_days=3` gives it a clock."""
+    `clock_days=3` gives it a clock, `open=True` puts it in the lobby."""
 
     class Meta:
         model = Table
@@ -77,6 +77,7 @@ class TableFactory(factory.django.DjangoModelFactory[Table]):
     rules = factory.LazyFunction(Rules)
     cpu = ""
     clock_days = None
+    open = False
 
     @classmethod
     def _create(cls, model_class: type[Table], *args: Any, **kwargs: Any) -> Table:
@@ -85,6 +86,7 @@ class TableFactory(factory.django.DjangoModelFactory[Table]):
             rules=kwargs["rules"],
             cpu=kwargs["cpu"],
             clock_days=kwargs["clock_days"],
+            open=kwargs["open"],
         ).table
 
 

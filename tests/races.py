@@ -4,11 +4,12 @@ race over a table left behind."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from django.db import connection
+from django.db import connection, transaction
 
 from bansugoroku.games.models import Table
 from tests.client import Answer, Api
@@ -86,6 +87,20 @@ def lock_waiters() -> int:
             "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
         )
         return cursor.fetchone()[0]
+
+
+def race_behind_lock(code: str, *calls: Callable[[], Answer]) -> list[Answer]:
+    """A race in which every racer is queued on the table row, or answered without
+    writing, before any may go on."""
+    racing = Race(*calls)
+    with transaction.atomic():
+        Table.objects.select_for_update().get(code=code)
+        racing.start()
+        deadline = time.monotonic() + TIMEOUT
+        while lock_waiters() + racing.done() < len(calls):
+            assert time.monotonic() < deadline, "the racers never queued on the table row"
+            time.sleep(0.002)
+    return racing.answers()
 
 
 def post(player: Api, code: str, action: str, body: dict[str, Any]) -> Callable[[], Answer]:

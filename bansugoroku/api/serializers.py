@@ -174,7 +174,15 @@ class TableCreateSerializer(StrictSerializer):
         'finished two turns, the game is cancelled. Only with "opponent": "friend".',
     )
 
+    open = serializers.BooleanField(
+        default=False,
+        help_text="Also open the table to anyone, in the lobby (`GET /lobby`), for "
+        'OPEN_TABLE_DAYS or until someone takes its seat. Only with "opponent": "friend".',
+    )
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["opponent"] == "cpu" and attrs["open"]:
+            raise serializers.ValidationError({"open": ["a table with the CPU is not opened"]})
         if attrs["opponent"] == "cpu" and attrs.get("clock_days") is not None:
             raise serializers.ValidationError({"clock_days": ["a table with the CPU has no clock"]})
         if attrs["opponent"] == "cpu" and "cpu_level" not in attrs:

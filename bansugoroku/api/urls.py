@@ -3,6 +3,7 @@ from django.urls import path, re_path
 from bansugoroku.api import (
     event_views,
     history_views,
+    lobby_views,
     notice_views,
     push_views,
     quiet_hours_views,
@@ -35,6 +36,10 @@ urlpatterns = [
     path(f"{CODE}/resign", views.ResignView.as_view(), name="resign"),
     path(f"{CODE}/leave", views.LeaveView.as_view(), name="leave"),
     path(f"{CODE}/entropy", views.EntropyView.as_view(), name="entropy"),
+    path(f"{CODE}/open", lobby_views.OpenView.as_view(), name="open"),
+    path("lobby", lobby_views.LobbyView.as_view(), name="lobby"),
+    path("lobby/quick-pairing", lobby_views.QuickPairingView.as_view(), name="quick-pairing"),
+    path("lobby/<str:code>/take", lobby_views.TakeView.as_view(), name="take"),
     path(f"{CODE}/events", event_views.EventsView.as_view(), name="events"),
     path(f"{CODE}/games", history_views.GamesView.as_view(), name="games"),
     path(f"{CODE}/games/<int:number>", history_views.GameView.as_view(), name="game"),

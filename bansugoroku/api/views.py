@@ -151,7 +151,9 @@ class TablesView(APIView):
         '(or, against the CPU, `"start": true` starts it with the table). '
         "At most THROTTLE_NEW_TABLE per player (429 `throttled` beyond, with "
         "`Retry-After`), and OPEN_TABLES_MAX of yours waiting for an opponent at once "
-        "(409 `too_many_open_tables`, with the `limit`).",
+        '(409 `too_many_open_tables`, with the `limit`). With `"open": true`, the table is '
+        "also in the lobby, and at most LOBBY_TABLES_MAX of yours are there at once (409 "
+        "`too_many_in_lobby`).",
     )
     def post(self, request: Request) -> Response:
         data = parse(TableCreateSerializer, request)
@@ -166,6 +168,7 @@ class TablesView(APIView):
             cpu=cpu,
             start=data["start"],
             clock_days=data["clock_days"],
+            open=data["open"],
         )
         return state_response(change.table, player, status=201)
 

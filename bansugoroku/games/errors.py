@@ -118,6 +118,18 @@ class TooManyOpenTables(ServiceError):
     status, code, title = 409, "too_many_open_tables", "Too many tables wait for an opponent"
 
 
+class TooManyInLobby(ServiceError):
+    """The player has LOBBY_TABLES_MAX tables in the lobby already."""
+
+    status, code, title = 409, "too_many_in_lobby", "Too many of your tables are in the lobby"
+
+
+class SeatTaken(ServiceError):
+    """The open table's free seat went to someone else first."""
+
+    status, code, title = 409, "seat_taken", "Someone else took this seat first"
+
+
 class OutcomeUnknown(ServiceError):
     """The connection to PostgreSQL was lost at COMMIT: the change may have been stored."""
 

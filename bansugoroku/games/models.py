@@ -53,6 +53,10 @@ class Player(models.Model):
     """The hour of the player's day their quiet hours start (`lib.quiet_hours`); none:
     no quiet night."""
     quiet_to = models.PositiveSmallIntegerField(null=True, blank=True)
+    listed_at = models.DateTimeField(null=True, blank=True)
+    """When the player first opened a table to anyone or took a seat in the lobby
+    (`games.lobby`): from then on their name and record are shown to strangers; before,
+    they are listed nowhere."""
     days_off = models.JSONField(
         default=list, blank=True, db_default=models.Value([], models.JSONField())
     )
@@ -163,6 +167,10 @@ class Table(models.Model):
     cpu_to_move = models.BooleanField(db_default=False)
     """The CPU is to play the current game's turn: set by every change, for the recovery
     of the CPU's turns whose message was lost (`games.tasks.recover_cpu_turns`)."""
+    open_until = models.DateTimeField(null=True, blank=True)
+    """While this is ahead and the table waits for an opponent, it is in the lobby
+    (`games.lobby`): anyone may take its free seat. Kept once the seat is taken, so that
+    a late taker is told someone was first."""
 
     token_seat: tuple[str, int] | None = None
     """Not a column: the token hash a load of the table was given, and the number of the
@@ -193,6 +201,12 @@ class Table(models.Model):
                 fields=["remind_at"],
                 name="table_remind_at",
                 condition=Q(remind_at__isnull=False),
+            ),
+            # The lobby: the open tables, the soonest to leave it (the longest waiting) first.
+            models.Index(
+                fields=["open_until"],
+                name="table_in_lobby",
+                condition=Q(state="waiting", open_until__isnull=False),
             ),
             models.Index(
                 fields=["updated_at"],

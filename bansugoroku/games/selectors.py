@@ -12,7 +12,7 @@ from typing import Any
 from django.conf import settings
 
 from bansugoroku.games import allowed, clocks, queries, shapes
-from bansugoroku.games.models import Event, Game, Player, Seat, Table
+from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState
 from bansugoroku.games.store import (
     Caller,
     clean_code,
@@ -117,6 +117,7 @@ def table_state(
         "updated_at": table.updated_at.isoformat(),
         "active_at": table.active_at.isoformat(),
         "closes_at": None if (closes := table.closes_at) is None else closes.isoformat(),
+        "open_until": _iso(table.open_until) if table.state == TableState.WAITING else None,
     }
 
 

@@ -15,19 +15,24 @@ import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import Model
 from django.utils import timezone
 
-from bansugoroku.games import allowed, clocks, events, outbox, queries, store, vacations
+from bansugoroku.games import allowed, clocks, events, lobby, outbox, queries, store, vacations
 from bansugoroku.games.errors import (
     IllegalMove,
+    NotTheHost,
     OutcomeUnknown,
+    SeatTaken,
     TableClosed,
+    TableNotFound,
     TimeRanOut,
+    TooManyInLobby,
     WrongState,
     refused,
 )
@@ -124,6 +129,7 @@ def table_create(
     cpu: str = "",
     start: bool = False,
     clock_days: int | None = None,
+    open: bool = False,
 ) -> Change:
     """A table with the host in the first seat (Black); the second seat free or the CPU's.
     The first game's dice seed is drawn and committed to now, before anyone gives
@@ -134,15 +140,20 @@ def table_create(
     that game's dice come from the server's seed alone (from the next game on, each seat
     gives its own again).
 
-    `clock_days` gives the table a clock (`games.clocks`); a table with the CPU has none."""
+    `clock_days` gives the table a clock (`games.clocks`); a table with the CPU has none.
+    With `open`, the table is also in the lobby (`games.lobby`), for anyone to take its
+    free seat."""
     if start and not cpu:
         raise WrongState("only a table with the CPU starts when it is created")
     if clock_days is not None and (cpu or clock_days not in clocks.DAYS):
         raise WrongState(f"a clock is one of {clocks.DAYS} days a move, at a table of two people")
+    if open and cpu:
+        raise WrongState("a table with the CPU is not opened to anyone")
     for _ in range(10):
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         try:
             with _transaction() as now:
+                open_until = _into_lobby(host.pk, now) if open else None
                 table = Table.objects.create(
                     code=code,
                     host=host,
@@ -152,6 +163,7 @@ def table_create(
                     start=rules.start,
                     state=TableState.READY if cpu else TableState.WAITING,
                     clock_days=clock_days,
+                    open_until=open_until,
                     **_next_seed(version=1),
                 )
                 Seat.objects.bulk_create(
@@ -187,12 +199,52 @@ def table_join(*, player: Player, code: str, entropy: str = "") -> Change:
             # A stranger with the code of a full table is answered as for a code with no
             # table: a different answer would tell a guessed code that a table has it.
             raise store.not_found(table.code)
-        free.player, free.last_seen_at = player, now
-        _give_entropy(table, free, entropy)
-        free.save(update_fields=["player", "entropy", "entropy_version", "last_seen_at"])
-        table.state = TableState.READY
-        joined = events.player_joined(table, free.side, player.name)
-        return _commit(table, None, (), [joined], now=now)
+        return _sit(table, free, player, entropy, now)
+
+
+def table_open(*, player: Caller, code: str, version: int, open: bool) -> Change:
+    """The host opens their table waiting for an opponent to anyone, in the lobby, for
+    OPEN_TABLE_DAYS (as well as its code, which still admits whoever has it); or, with
+    `open` false, takes it out of the lobby. Opening an open table changes nothing."""
+    with _transaction() as now:
+        table, seat = lock_seat(code, player, version, now)
+        if table.host_id != seat.player_id:
+            raise NotTheHost("only the host opens the table to anyone")
+        if table.state != TableState.WAITING:
+            raise WrongState("only a table waiting for an opponent can be in the lobby")
+        if open and not lobby.is_open(table, now):
+            table.open_until = _into_lobby(table.host_id, now)
+        elif not open:
+            table.open_until = None
+        return _commit(table, None, (), (), now=now, seats=[seat])
+
+
+def seat_take(*, player: Player, code: str, entropy: str = "") -> Change:
+    """Take the free seat at a table in the lobby. Of two who take it at once, the one
+    who waited for the other's lock is told that the seat is taken; taking a seat you
+    hold already changes nothing."""
+    with _transaction() as now:
+        return _take(store.lock_table_unversioned(code), player, entropy, now)
+
+
+def quick_take(*, player: Player, filters: lobby.Filters, entropy: str = "") -> Change | None:
+    """Quick pairing's first half: take the seat at the longest waiting table in the
+    lobby that matches, someone else's; those being taken at this moment are passed
+    over (SKIP LOCKED), so two players pairing at once take two tables. Failing that,
+    the player's own open table that matches, still waiting; else None, and the caller
+    opens one (`table_create` with `open`), within the limits on creating tables."""
+    with _transaction() as now:
+        matching = lobby.open_tables(now, filters)
+        found = (
+            matching.exclude(host_id=player.pk)
+            .select_for_update(skip_locked=True)
+            .values_list("code", flat=True)
+            .first()
+        )
+        if found is not None:
+            return _take(store.load_table(found), player, entropy, now)
+        mine = matching.filter(host_id=player.pk).values_list("code", flat=True).first()
+        return None if mine is None else Change(store.load_table(mine))
 
 
 def table_start(*, player: Caller, code: str, version: int, entropy: str = "") -> Change:
@@ -299,6 +351,54 @@ def table_leave(*, player: Caller, code: str, version: int) -> Change:
         assert seat.player is not None  # the caller's own seat
         closed = events.table_left(table, playing, seat.side, seat.player.name)
         return _commit(table, playing, (), [closed], now=now, seats=[seat])
+
+
+def _sit(table: Table, free: Seat, player: Player, entropy: str, now: datetime) -> Change:
+    """The player takes the free seat: the table is ready for the host to start."""
+    free.player, free.last_seen_at = player, now
+    _give_entropy(table, free, entropy)
+    free.save(update_fields=["player", "entropy", "entropy_version", "last_seen_at"])
+    table.state = TableState.READY
+    joined = events.player_joined(table, free.side, player.name)
+    return _commit(table, None, (), [joined], now=now)
+
+
+def _take(table: Table, player: Player, entropy: str, now: datetime) -> Change:
+    """Take the seat at the locked `table` from the lobby, and list the taker."""
+    seats = list(table.seats.all())
+    if any(seat.player_id == player.pk for seat in seats):
+        return Change(table)
+    if table.open_until is None:  # never opened: as for a code with no table
+        raise store.not_found(table.code)
+    if table.state == TableState.CLOSED:
+        raise TableClosed("this table is closed")
+    if table.state != TableState.WAITING:
+        raise SeatTaken("someone else took this seat first: choose another table")
+    if not lobby.is_open(table, now):
+        raise TableNotFound(f"table {table.code} is no longer in the lobby")
+    _list(player, now)
+    return _sit(table, seats[Side.WHITE], player, entropy, now)
+
+
+def _into_lobby(host_id: int, now: datetime) -> datetime:
+    """Make room for one more table of the host in the lobby, and give its time there.
+    The host's row is locked, so that two tables opened at once count each other."""
+    host = Player.objects.select_for_update().only("listed_at").get(pk=host_id)
+    if lobby.open_tables(now).filter(host_id=host_id).count() >= settings.LOBBY_TABLES_MAX:
+        raise TooManyInLobby(
+            f"you have {settings.LOBBY_TABLES_MAX} tables in the lobby already: wait for "
+            "one to be taken, or take one out, before you open another",
+            limit=settings.LOBBY_TABLES_MAX,
+        )
+    _list(host, now)
+    return now + timedelta(days=settings.OPEN_TABLE_DAYS)
+
+
+def _list(player: Player, now: datetime) -> None:
+    """From now on the player is shown to strangers (`Player.listed_at`)."""
+    if player.listed_at is None:
+        player.listed_at = now
+        Player.objects.filter(pk=player.pk, listed_at__isnull=True).update(listed_at=now)
 
 
 @contextmanager
@@ -512,6 +612,7 @@ def _give_entropy(table: Table, seat: Seat, entropy: str) -> None:
 
 TABLE_FIELDS = [
     "version",
+    "open_until",
     "closed_reason",
     "next_seed",
     "next_seed_hash",

@@ -377,6 +377,51 @@ class TableStateJson(TypedDict):
             "null once it is closed."
         ),
     ]
+    open_until: Annotated[
+        DateTime | None,
+        Doc(
+            "While the table waits for an opponent and was opened to anyone: when it leaves "
+            "the lobby if nobody takes its seat (a past time: it has left). Null when it was "
+            "never opened, was taken out of the lobby, or its seat is taken."
+        ),
+    ]
+
+
+class RecordJson(TypedDict):
+    """A player's games against people that ended with a winner (not those against the
+    CPU, nor those that ended with no result)."""
+
+    played: int
+    won: int
+    lost: int
+
+
+class LobbyHost(TypedDict):
+    name: str
+    record: RecordJson
+
+
+class LobbyTableJson(TypedDict):
+    """A table in the lobby: its host waits for anyone to take the free seat."""
+
+    code: Annotated[str, Doc("Take its seat with `POST /lobby/{code}/take`.")]
+    host: LobbyHost
+    rules: RulesOut
+    clock_days: Annotated[int | None, Doc("Days a move; null: no clock.")]
+    open_until: Annotated[
+        DateTime,
+        Doc("When it leaves the lobby if nobody takes its seat; the soonest come first."),
+    ]
+    yours: Annotated[bool, Doc("You host it: it waits for someone else.")]
+
+
+class LobbyPage(TypedDict):
+    """A page of the lobby, the soonest to leave it (the longest waiting) first."""
+
+    next: Annotated[
+        str | None, Doc("The next page's URL, with the same filters; null on the last page.")
+    ]
+    results: list[LobbyTableJson]
 
 
 class TableSummary(TypedDict):

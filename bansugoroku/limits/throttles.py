@@ -342,6 +342,13 @@ class NewTableThrottle(KeyedThrottle):
     scope = "new_table"
 
 
+class TakeSeatThrottle(KeyedThrottle):
+    """Seats a player takes from the lobby, by a tap or by quick pairing
+    (THROTTLE_TAKE_SEAT), whatever the address; pass the player's id."""
+
+    scope = "take_seat"
+
+
 def limit_wait(throttle: WindowThrottle, request: HttpRequest | Request) -> int | None:
     """Count the request against the throttle: None while under the limit, else the
     whole seconds to wait before the next. For checks a view makes itself: outside the

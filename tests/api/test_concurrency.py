@@ -11,24 +11,21 @@ then checked against what the change before it left.
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from collections.abc import Callable
 
 import pytest
-from django.db import transaction
 
 from bansugoroku.games.models import Event, EventKind, Game, GameState, Table, TableState, Turn
 from tests.client import Answer, open_table
 from tests.races import (
-    TIMEOUT,
     Before,
     Race,
     before,
     legal_moves,
-    lock_waiters,
     outcome,
     post,
+    race_behind_lock,
     seated,
 )
 
@@ -37,20 +34,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 def race(*calls: Callable[[], Answer]) -> list[Answer]:
     return Race(*calls).start().answers()
-
-
-def race_behind_lock(code: str, *calls: Callable[[], Answer]) -> list[Answer]:
-    """A race in which every racer is queued on the table row, or answered without
-    writing, before any may go on."""
-    racing = Race(*calls)
-    with transaction.atomic():
-        Table.objects.select_for_update().get(code=code)
-        racing.start()
-        deadline = time.monotonic() + TIMEOUT
-        while lock_waiters() + racing.done() < len(calls):
-            assert time.monotonic() < deadline, "the racers never queued on the table row"
-            time.sleep(0.002)
-    return racing.answers()
 
 
 def assert_history_intact(code: str) -> None:

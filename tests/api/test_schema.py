@@ -38,7 +38,13 @@ def test_every_endpoint_is_in_the_schema_with_an_operation_id_summary_and_tag(op
         for method, operation in operations.items():
             assert operation.get("operationId"), f"{method} {path}"
             assert operation.get("summary"), f"{method} {path}"
-            assert operation["tags"] in (["players"], ["tables"], ["problems"], ["push"]), path
+            assert operation["tags"] in (
+                ["players"],
+                ["tables"],
+                ["lobby"],
+                ["problems"],
+                ["push"],
+            ), path
             succeeded = {"200", "201", "202", "204", "303"} & set(operation["responses"])
             assert succeeded, f"{method} {path}"
 

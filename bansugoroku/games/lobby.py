@@ -1,0 +1,137 @@
+"""The lobby, where strangers meet: the tables their hosts opened to anyone
+(`Table.open_until`), found by house rules and clock, and the record shown beside each
+host. Its changes (opening a table, taking its seat, quick pairing) are table changes
+like any other, in `games.services`; this module holds what they and the lists read.
+
+A table is open while it waits for an opponent and `open_until` is ahead: taken, closed
+or past its time, it has left the lobby, with no sweep needed. Only players who opened
+a table or took a seat here (`Player.listed_at`) are shown to strangers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from django.db import connection
+from django.db.models import QuerySet
+
+from bansugoroku.games import shapes
+from bansugoroku.games.models import Table, TableState
+from bansugoroku.games.selectors import rules_json
+from engine.rules import Finish, Muji, Rules, Start
+
+ANY: Literal["any"] = "any"
+NO_CLOCK: Literal["none"] = "none"
+
+Clock = int | Literal["any", "none"]
+"""A clock to look for: a number of days a move, `NO_CLOCK`, or `ANY`."""
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What a player looks for in the lobby; None (or `ANY`) takes any."""
+
+    finish: Finish | None = None
+    muji: Muji | None = None
+    start: Start | None = None
+    clock: Clock = ANY
+
+    def rules(self) -> Rules:
+        """The house rules of a table opened for what was looked for: the defaults
+        where any would do."""
+        default = Rules()
+        return Rules(
+            self.finish or default.finish, self.muji or default.muji, self.start or default.start
+        )
+
+    def clock_days(self) -> int | None:
+        """The clock of a table opened for what was looked for: none where any would do."""
+        return self.clock if isinstance(self.clock, int) else None
+
+
+def open_tables(now: datetime, filters: Filters = Filters()) -> QuerySet[Table]:
+    """The tables in the lobby that match, the longest waiting first (on the lobby's
+    index, which holds only the tables waiting for an opponent that were opened)."""
+    tables = Table.objects.filter(state=TableState.WAITING, open_until__gt=now)
+    if filters.finish:
+        tables = tables.filter(finish=filters.finish)
+    if filters.muji:
+        tables = tables.filter(muji=filters.muji)
+    if filters.start:
+        tables = tables.filter(start=filters.start)
+    if filters.clock == NO_CLOCK:
+        tables = tables.filter(clock_days__isnull=True)
+    elif filters.clock != ANY:
+        tables = tables.filter(clock_days=filters.clock)
+    return tables.order_by("open_until", "id")
+
+
+def is_open(table: Table, now: datetime) -> bool:
+    """Whether the table is in the lobby now: what `open_tables` finds, for one table."""
+    return (
+        table.state == TableState.WAITING
+        and table.open_until is not None
+        and (table.open_until > now)
+    )
+
+
+@dataclass(frozen=True)
+class Record:
+    """A player's games against people that ended with a winner."""
+
+    won: int = 0
+    lost: int = 0
+
+    @property
+    def played(self) -> int:
+        return self.won + self.lost
+
+
+_RECORDS = """
+    SELECT mine.player_id,
+        count(*) FILTER (WHERE game.winner = mine.number),
+        count(*) FILTER (WHERE game.winner <> mine.number)
+    FROM games_seat mine
+    JOIN games_seat theirs ON theirs.table_id = mine.table_id AND theirs.number <> mine.number
+    JOIN games_game game ON game.table_id = mine.table_id
+    WHERE mine.player_id = ANY(%s) AND theirs.player_id IS NOT NULL
+        AND game.winner IS NOT NULL
+    GROUP BY mine.player_id
+"""
+
+
+def records(player_ids: Iterable[int]) -> dict[int, Record]:
+    """The records of the players, in one query: games against the CPU do not count,
+    nor games that ended with no result (abandoned, cancelled)."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(_RECORDS, [ids])
+        found = {player: Record(won, lost) for player, won, lost in cursor.fetchall()}
+    return {player: found.get(player, Record()) for player in ids}
+
+
+def lobby_json(tables: Iterable[Table], viewer_id: int | None) -> list[shapes.LobbyTableJson]:
+    """The lobby's tables as it lists them, with their hosts' records (one query for
+    all); `select_related("host")` the tables."""
+    tables = list(tables)
+    found = records(table.host_id for table in tables)
+    return [
+        {
+            "code": table.code,
+            "host": {"name": table.host.name, "record": _record_json(found[table.host_id])},
+            "rules": rules_json(table.rules),
+            "clock_days": table.clock_days,
+            "open_until": table.open_until.isoformat(),  # type: ignore[union-attr]
+            "yours": table.host_id == viewer_id,
+        }
+        for table in tables  # open_tables' tables: each has its open_until
+    ]
+
+
+def _record_json(record: Record) -> shapes.RecordJson:
+    return {"played": record.played, "won": record.won, "lost": record.lost}
