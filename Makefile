@@ -21,7 +21,7 @@ DEV_ENV := DEBUG=$${DEBUG:-1}
 # mypy's Django plugin loads the settings, which never connect to this database.
 TYPECHECK_ENV := DEBUG=1 DATABASE_URL=postgres://127.0.0.1/typecheck
 
-.PHONY: install install-dev run worker beat manage admin messages test test-fast lint bench bench-cpu bench-api bench-sweep bench-clock bench-inbound bench-notices bench-slow-clients clean icons
+.PHONY: install install-dev run worker beat manage admin messages test test-fast lint bench bench-cpu bench-api bench-sweep bench-clock bench-lobby bench-inbound bench-notices bench-slow-clients clean icons
 
 # What running the service needs; `install-dev` adds the dev group (pytest, the linters,
 # Playwright...) for the tests, the linters and the benchmarks. --inexact: neither sync
@@ -130,6 +130,10 @@ bench-sweep: install-dev
 # Ending 10,000 run-out clocks among 1,000,000 running, beside one UPDATE of the same rows.
 bench-clock: install-dev
 	$(BIN)/python -m bench.clock_sweep
+
+# The lobby's pages and quick pairing among 10,000 open tables and 100,000 players.
+bench-lobby: install-dev
+	$(BIN)/python -m bench.lobby
 
 clean:
 	if [ -x $(BIN)/python ]; then $(BIN)/python -m bansugoroku.development.embedded_db stop; fi

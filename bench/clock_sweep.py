@@ -39,13 +39,11 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import statistics
 import time
 from datetime import UTC, datetime, timedelta
 
-from bench.idle_sweep import recreate, scratch_url
-from harness.serving import server_env
+from bench.scratch import scratch_database
 
 _MAKE_PLAN = """
     CREATE TEMP TABLE plan AS
@@ -301,27 +299,8 @@ def main(argv: list[str] | None = None) -> None:
     if not 0 < expired <= args.tables:
         parser.error("--expired: between 1 and --tables")
 
-    base = os.environ.get("DATABASE_URL")
-    if not base:
-        from bansugoroku.development.embedded_db import database_url
-
-        base = database_url()
-    url = scratch_url(base, "clock_sweep")
-    recreate(url)
-    os.environ.update(server_env(url) | {"CELERY_BROKER_URL": args.broker})
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bansugoroku.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-    from django.db import connections
-
-    try:
-        call_command("migrate", verbosity=0)
+    with scratch_database("clock_sweep", {"CELERY_BROKER_URL": args.broker}):
         run(args.tables, expired, args.batch, datetime.now(UTC))
-    finally:
-        connections.close_all()
-        recreate(url, drop_only=True)
 
 
 if __name__ == "__main__":

@@ -17,16 +17,11 @@ with `--broker URL` (e.g. Redis), to see what it adds.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import time
 from datetime import UTC, datetime
-from urllib.parse import unquote, urlsplit
 
-import psycopg
-from psycopg import sql
-
-from harness.serving import server_env
+from bench.scratch import scratch_database
 
 _MAKE_TABLES = """
     INSERT INTO games_table (id, code, host_id, finish, muji, start, state, score_black,
@@ -49,25 +44,6 @@ _MAKE_GAMES = """
         'b4E1C3eE3c1e4B/0-0/0-0', 12, 1, '[3, 5]', '[]', '{}', 0, '', %(now)s
     FROM generate_series(2, %(count)s, 2) i
 """
-
-
-def scratch_url(base: str, bench: str = "idle_sweep") -> str:
-    """A database of the bench's own beside `base`'s, named after it so checkouts
-    benchmarked at once on one server do not share it."""
-    parts = urlsplit(base)
-    name = unquote(parts.path.lstrip("/")) or "postgres"
-    return parts._replace(path=f"/{name}_{bench}").geturl()
-
-
-def recreate(url: str, *, drop_only: bool = False) -> None:
-    parts = urlsplit(url)
-    name = unquote(parts.path.lstrip("/"))
-    with psycopg.connect(parts._replace(path="/postgres").geturl(), autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-        )
-        if not drop_only:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
 def make_tables(idle: int, now: datetime) -> float:
@@ -127,29 +103,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--broker", default="memory://", help="where events are handed on")
     args = parser.parse_args(argv)
 
-    base = os.environ.get("DATABASE_URL")
-    if not base:
-        from bansugoroku.development.embedded_db import database_url
-
-        base = database_url()
-    url = scratch_url(base)
-    recreate(url)
-    os.environ.update(server_env(url) | {"CELERY_BROKER_URL": args.broker})
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bansugoroku.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-    from django.db import connections
-
-    try:
-        call_command("migrate", verbosity=0)
+    with scratch_database("idle_sweep", {"CELERY_BROKER_URL": args.broker}):
         now = datetime.now(UTC)
         for idle in args.sizes:
             run(idle, args.batch, now)
-    finally:
-        connections.close_all()
-        recreate(url, drop_only=True)
 
 
 if __name__ == "__main__":

@@ -139,3 +139,15 @@ def test_the_clock_sweep_benchmark_runs():
     with psycopg.connect(maintenance) as conn:
         left = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [scratch])
         assert left.fetchone() is None, "the scratch database was dropped"
+
+
+def test_the_lobby_benchmark_runs():
+    """2,000 players and 100 open tables, 10 requests of each kind, in a scratch database."""
+    parts = urlsplit(settings.DATABASE_URL)
+    base = parts._replace(path=f"{parts.path}_smoke").geturl()
+    options = ("--players", "2000", "--open", "100", "--requests", "10", "--rounds", "2")
+    result = bench("lobby", base, *options)
+    assert re.search(r"^table state \(reference\)\s+[\d.]+\s+[\d.]+\s+1\.00x$", result.stdout, re.M)
+    assert re.search(r"^quick pairing\s+[\d.]+", result.stdout, re.M), result.stdout
+    assert "open tables left: 79 (quick pairing took 21)" in result.stdout, result.stdout
+    assert "table_in_lobby" in result.stdout, result.stdout
