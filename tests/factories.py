@@ -68,7 +68,8 @@ class PlayerFactory(factory.django.DjangoModelFactory[Player]):
 class TableFactory(factory.django.DjangoModelFactory[Table]):
     """A table made by `services.table_create`: the host's, with the second seat free or,
     with `cpu="easy"`, `"normal"` or `"hard"`, the CPU's (`TableFactory(cpu="normal")`);
-    `clock_days=3` gives it a clock, `open=True` puts it in the lobby."""
+    `clock_days=3` gives it a clock, `open=True` puts it in the lobby, `rated=True` rates
+    its games."""
 
     class Meta:
         model = Table
@@ -78,6 +79,7 @@ class TableFactory(factory.django.DjangoModelFactory[Table]):
     cpu = ""
     clock_days = None
     open = False
+    rated = None
 
     @classmethod
     def _create(cls, model_class: type[Table], *args: Any, **kwargs: Any) -> Table:
@@ -87,6 +89,7 @@ class TableFactory(factory.django.DjangoModelFactory[Table]):
             cpu=kwargs["cpu"],
             clock_days=kwargs["clock_days"],
             open=kwargs["open"],
+            rated=kwargs["rated"],
         ).table
 
 
@@ -123,13 +126,18 @@ class GameFactory(factory.django.DjangoModelFactory[Game]):
     )
     rules = factory.LazyFunction(Rules)
     clock_days = None
+    rated = None
     finished = False
 
     @classmethod
     def _create(cls, model_class: type[Game], *args: Any, **kwargs: Any) -> Game:
         host = kwargs["host"]
         table = TableFactory(
-            host=host, rules=kwargs["rules"], cpu=kwargs["cpu"], clock_days=kwargs["clock_days"]
+            host=host,
+            rules=kwargs["rules"],
+            cpu=kwargs["cpu"],
+            clock_days=kwargs["clock_days"],
+            rated=kwargs["rated"],
         )
         if kwargs["guest"] is not None:
             table = SeatFactory(table=table, player=kwargs["guest"]).table

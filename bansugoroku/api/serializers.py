@@ -180,9 +180,19 @@ class TableCreateSerializer(StrictSerializer):
         'OPEN_TABLE_DAYS or until someone takes its seat. Only with "opponent": "friend".',
     )
 
+    rated = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Its games change both players' ratings (Glicko-2). Left out or null: "
+        'rated when it is `open`, not otherwise. Only with "opponent": "friend".',
+    )
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["opponent"] == "cpu" and attrs["open"]:
             raise serializers.ValidationError({"open": ["a table with the CPU is not opened"]})
+        if attrs["opponent"] == "cpu" and attrs["rated"]:
+            raise serializers.ValidationError({"rated": ["a table with the CPU is not rated"]})
         if attrs["opponent"] == "cpu" and attrs.get("clock_days") is not None:
             raise serializers.ValidationError({"clock_days": ["a table with the CPU has no clock"]})
         if attrs["opponent"] == "cpu" and "cpu_level" not in attrs:

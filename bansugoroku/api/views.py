@@ -169,6 +169,7 @@ class TablesView(APIView):
             start=data["start"],
             clock_days=data["clock_days"],
             open=data["open"],
+            rated=data["rated"],
         )
         return state_response(change.table, player, status=201)
 

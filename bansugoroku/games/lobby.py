@@ -20,7 +20,7 @@ from django.db.models import QuerySet
 
 from bansugoroku.games import shapes
 from bansugoroku.games.models import Table, TableState
-from bansugoroku.games.selectors import rules_json
+from bansugoroku.games.selectors import rating_json, rules_json
 from engine.rules import Finish, Muji, Rules, Start
 
 ANY: Literal["any"] = "any"
@@ -123,9 +123,14 @@ def lobby_json(tables: Iterable[Table], viewer_id: int | None) -> list[shapes.Lo
     return [
         {
             "code": table.code,
-            "host": {"name": table.host.name, "record": _record_json(found[table.host_id])},
+            "host": {
+                "name": table.host.name,
+                "record": _record_json(found[table.host_id]),
+                "rating": rating_json(table.host),
+            },
             "rules": rules_json(table.rules),
             "clock_days": table.clock_days,
+            "rated": table.rated,
             "open_until": table.open_until.isoformat(),  # type: ignore[union-attr]
             "yours": table.host_id == viewer_id,
         }

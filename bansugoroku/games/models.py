@@ -53,6 +53,12 @@ class Player(models.Model):
     """The hour of the player's day their quiet hours start (`lib.quiet_hours`); none:
     no quiet night."""
     quiet_to = models.PositiveSmallIntegerField(null=True, blank=True)
+    rating = models.FloatField(default=1500.0, db_default=1500.0)
+    """The player's Glicko-2 rating (`games.ratings`), with its deviation and volatility;
+    a new player's are Glicko's defaults."""
+    rating_deviation = models.FloatField(default=350.0, db_default=350.0)
+    rating_volatility = models.FloatField(default=0.06, db_default=0.06)
+    rated_games = models.PositiveIntegerField(default=0, db_default=0)
     listed_at = models.DateTimeField(null=True, blank=True)
     """When the player first opened a table to anyone or took a seat in the lobby
     (`games.lobby`): from then on their name and record are shown to strangers; before,
@@ -167,6 +173,8 @@ class Table(models.Model):
     cpu_to_move = models.BooleanField(db_default=False)
     """The CPU is to play the current game's turn: set by every change, for the recovery
     of the CPU's turns whose message was lost (`games.tasks.recover_cpu_turns`)."""
+    rated = models.BooleanField(default=False, db_default=False)
+    """Its games won and lost change the players' ratings (`games.ratings`)."""
     open_until = models.DateTimeField(null=True, blank=True)
     """While this is ahead and the table waits for an opponent, it is in the lobby
     (`games.lobby`): anyone may take its free seat. Kept once the seat is taken, so that

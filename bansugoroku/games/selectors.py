@@ -105,6 +105,7 @@ def table_state(
         "state": table.state,
         "closed_reason": table.closed_reason or None,
         "rules": rules_json(table.rules),
+        "rated": table.rated,
         "clock": _clock(table, me),
         "you": {"seat": me, "color": seat.color, "is_host": table.host_id == seat.player_id},
         "seats": [_seat(s, me) for s in table.seats.all()],
@@ -192,6 +193,15 @@ def _seat(seat: Seat, me: Side) -> shapes.SeatJson:
         "you": seat.number == me,
         "vacation_until": _iso(seat.player.vacation_until) if seat.player else None,
         "quiet_hours": quiet_hours_json(seat.player) if seat.player else None,
+        "rating": rating_json(seat.player) if seat.player else None,
+    }
+
+
+def rating_json(player: Player) -> shapes.RatingJson:
+    return {
+        "rating": round(player.rating),
+        "deviation": round(player.rating_deviation),
+        "games": player.rated_games,
     }
 
 

@@ -23,7 +23,17 @@ from django.db import IntegrityError, InterfaceError, OperationalError, transact
 from django.db.models import Model
 from django.utils import timezone
 
-from bansugoroku.games import allowed, clocks, events, lobby, outbox, queries, store, vacations
+from bansugoroku.games import (
+    allowed,
+    clocks,
+    events,
+    lobby,
+    outbox,
+    queries,
+    ratings,
+    store,
+    vacations,
+)
 from bansugoroku.games.errors import (
     IllegalMove,
     NotTheHost,
@@ -130,6 +140,7 @@ def table_create(
     start: bool = False,
     clock_days: int | None = None,
     open: bool = False,
+    rated: bool | None = None,
 ) -> Change:
     """A table with the host in the first seat (Black); the second seat free or the CPU's.
     The first game's dice seed is drawn and committed to now, before anyone gives
@@ -142,13 +153,14 @@ def table_create(
 
     `clock_days` gives the table a clock (`games.clocks`); a table with the CPU has none.
     With `open`, the table is also in the lobby (`games.lobby`), for anyone to take its
-    free seat."""
+    free seat. Its games are `rated` (`games.ratings`) when the host chooses, by default
+    when it is open: between friends they count only when both want them to."""
     if start and not cpu:
         raise WrongState("only a table with the CPU starts when it is created")
     if clock_days is not None and (cpu or clock_days not in clocks.DAYS):
         raise WrongState(f"a clock is one of {clocks.DAYS} days a move, at a table of two people")
-    if open and cpu:
-        raise WrongState("a table with the CPU is not opened to anyone")
+    if (open or rated) and cpu:
+        raise WrongState("a table with the CPU is neither opened to anyone nor rated")
     for _ in range(10):
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         try:
@@ -164,6 +176,7 @@ def table_create(
                     state=TableState.READY if cpu else TableState.WAITING,
                     clock_days=clock_days,
                     open_until=open_until,
+                    rated=open if rated is None else rated,
                     **_next_seed(version=1),
                 )
                 Seat.objects.bulk_create(
@@ -573,6 +586,10 @@ def _step(
         if not was_over:
             for name, value in _next_seed(version=table.version + 1).items():
                 setattr(table, name, value)
+            if table.rated and (won := step.game.result.winner) is not None:
+                winner, loser = (table.seats.all()[side].player_id for side in (won, won.other))
+                assert winner is not None and loser is not None  # no CPU at a rated table
+                ratings.rate_game(winner, loser)
     turns = [
         Turn(
             game=game,

@@ -106,6 +106,15 @@ class QuietHoursJson(TypedDict):
     ]
 
 
+class RatingJson(TypedDict):
+    """A player's Glicko-2 rating, 1500 to start with: it moves with each rated game they
+    win or lose, less as the deviation shrinks with the games played."""
+
+    rating: int
+    deviation: Annotated[int, Doc("About 95% of players rated so are within twice this.")]
+    games: Annotated[int, Doc("Rated games played.")]
+
+
 class SeatJson(TypedDict):
     seat: int
     color: Color
@@ -124,6 +133,7 @@ class SeatJson(TypedDict):
         QuietHoursJson | None,
         Doc("The player's quiet hours, when their clock does not run; null: none."),
     ]
+    rating: Annotated[RatingJson | None, Doc("Null for the CPU and a free seat.")]
 
 
 class Score(TypedDict):
@@ -347,6 +357,7 @@ class TableStateJson(TypedDict):
         ),
     ]
     rules: RulesOut
+    rated: Annotated[bool, Doc("Its games won and lost change both players' ratings.")]
     clock: Annotated[ClockJson | None, Doc("Null: no clock (only the idle close).")]
     you: You
     seats: list[SeatJson]
@@ -399,6 +410,7 @@ class RecordJson(TypedDict):
 class LobbyHost(TypedDict):
     name: str
     record: RecordJson
+    rating: RatingJson
 
 
 class LobbyTableJson(TypedDict):
@@ -408,6 +420,7 @@ class LobbyTableJson(TypedDict):
     host: LobbyHost
     rules: RulesOut
     clock_days: Annotated[int | None, Doc("Days a move; null: no clock.")]
+    rated: Annotated[bool, Doc("Its games change both players' ratings.")]
     open_until: Annotated[
         DateTime,
         Doc("When it leaves the lobby if nobody takes its seat; the soonest come first."),

@@ -38,7 +38,12 @@ def test_an_opened_table_is_listed_with_its_host_rules_and_clock(host, guest, op
     check(openapi, "/api/v1/lobby", "get", 200, answer)
     [row] = answer.body["results"]
     assert row["code"] == state["code"] and row["yours"] is False
-    assert row["host"] == {"name": "Aiko", "record": {"played": 0, "won": 0, "lost": 0}}
+    assert row["host"] == {
+        "name": "Aiko",
+        "record": {"played": 0, "won": 0, "lost": 0},
+        "rating": {"rating": 1500, "deviation": 350, "games": 0},
+    }
+    assert row["rated"] is True, "an open table is rated unless the host says not"
     assert row["rules"]["finish"] == "bear_off" and row["clock_days"] == 3
     assert [r["yours"] for r in listed(host)] == [True]
     assert Player.objects.get(name="Aiko").listed_at is not None
