@@ -1,6 +1,6 @@
 """The lobby, where strangers meet: the tables their hosts opened to anyone
-(`Table.open_until`), found by house rules and clock, and the record shown beside each
-host. Its changes (opening a table, taking its seat, quick pairing) are table changes
+(`Table.open_until`), found by house rules and clock, and each host's record and
+rating beside it. Its changes (opening a table, taking its seat, quick pairing) are table changes
 like any other, in `games.services`; this module holds what they and the lists read.
 
 A table is open while it waits for an opponent and `open_until` is ahead: taken, closed
@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from django.db import connection
 from django.db.models import QuerySet
 
 from bansugoroku.games import shapes
 from bansugoroku.games.models import Table, TableState
+from bansugoroku.games.records import records
 from bansugoroku.games.selectors import rating_json, rules_json
 from engine.rules import Finish, Muji, Rules, Start
 
@@ -78,43 +78,6 @@ def is_open(table: Table, now: datetime) -> bool:
     )
 
 
-@dataclass(frozen=True)
-class Record:
-    """A player's games against people that ended with a winner."""
-
-    won: int = 0
-    lost: int = 0
-
-    @property
-    def played(self) -> int:
-        return self.won + self.lost
-
-
-_RECORDS = """
-    SELECT mine.player_id,
-        count(*) FILTER (WHERE game.winner = mine.number),
-        count(*) FILTER (WHERE game.winner <> mine.number)
-    FROM games_seat mine
-    JOIN games_seat theirs ON theirs.table_id = mine.table_id AND theirs.number <> mine.number
-    JOIN games_game game ON game.table_id = mine.table_id
-    WHERE mine.player_id = ANY(%s) AND theirs.player_id IS NOT NULL
-        AND game.winner IS NOT NULL
-    GROUP BY mine.player_id
-"""
-
-
-def records(player_ids: Iterable[int]) -> dict[int, Record]:
-    """The records of the players, in one query: games against the CPU do not count,
-    nor games that ended with no result (abandoned, cancelled)."""
-    ids = sorted(set(player_ids))
-    if not ids:
-        return {}
-    with connection.cursor() as cursor:
-        cursor.execute(_RECORDS, [ids])
-        found = {player: Record(won, lost) for player, won, lost in cursor.fetchall()}
-    return {player: found.get(player, Record()) for player in ids}
-
-
 def lobby_json(tables: Iterable[Table], viewer_id: int | None) -> list[shapes.LobbyTableJson]:
     """The lobby's tables as it lists them, with their hosts' records (one query for
     all); `select_related("host")` the tables."""
@@ -125,7 +88,7 @@ def lobby_json(tables: Iterable[Table], viewer_id: int | None) -> list[shapes.Lo
             "code": table.code,
             "host": {
                 "name": table.host.name,
-                "record": _record_json(found[table.host_id]),
+                "record": found[table.host_id].to_json(),
                 "rating": rating_json(table.host),
             },
             "rules": rules_json(table.rules),
@@ -136,7 +99,3 @@ def lobby_json(tables: Iterable[Table], viewer_id: int | None) -> list[shapes.Lo
         }
         for table in tables  # open_tables' tables: each has its open_until
     ]
-
-
-def _record_json(record: Record) -> shapes.RecordJson:
-    return {"played": record.played, "won": record.won, "lost": record.lost}

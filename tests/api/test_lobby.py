@@ -13,6 +13,8 @@ from django.utils import timezone
 from bansugoroku.api.lobby_views import LobbyPages
 from bansugoroku.games import lobby, services
 from bansugoroku.games.models import Player, Table, TableState
+from bansugoroku.games.records import Record
+from bansugoroku.games.records import records as records_of
 from tests.client import Api, check
 from tests.factories import GameFactory, PlayerFactory, TableFactory
 from tests.races import Race, race_behind_lock
@@ -263,12 +265,15 @@ def test_a_hosts_record_counts_games_against_people_with_a_winner(db):
     against_cpu = GameFactory(host=aiko, cpu="easy").table
     services.game_resign(player=aiko, code=against_cpu.code, version=against_cpu.version)
     GameFactory(host=aiko, guest=ben)  # still being played
-    records = lobby.records([aiko.pk, ben.pk, PlayerFactory().pk])
+    records = records_of([aiko.pk, ben.pk, PlayerFactory().pk])
 
     aiko_won = won.winner == 0
-    assert records[aiko.pk] == lobby.Record(won=int(aiko_won), lost=int(not aiko_won))
-    assert records[ben.pk] == lobby.Record(won=int(not aiko_won), lost=int(aiko_won))
-    assert list(records.values())[2].played == 0
+    kind = won.win_kind
+    assert (records[aiko.pk].won, records[aiko.pk].lost) == (int(aiko_won), int(not aiko_won))
+    assert (records[ben.pk].won, records[ben.pk].lost) == (int(not aiko_won), int(aiko_won))
+    winner = aiko if aiko_won else ben
+    assert records[winner.pk].wins == {kind: 1}, "by kind of win; the CPU's game not counted"
+    assert list(records.values())[2] == Record()
     TableFactory(host=aiko, open=True)
     row = lobby.lobby_json(lobby.open_tables(timezone.now()).select_related("host"), None)
     assert row[0]["host"]["record"]["played"] == 1
