@@ -5,6 +5,7 @@ from bansugoroku.api import (
     history_views,
     lobby_views,
     notice_views,
+    profile_views,
     push_views,
     quiet_hours_views,
     vacation_views,
@@ -16,6 +17,7 @@ CODE = "tables/<str:code>"
 urlpatterns = [
     path("players", views.PlayersView.as_view(), name="players"),
     path("players/me", views.MeView.as_view(), name="me"),
+    path("players/<int:player_id>", profile_views.PlayerPageView.as_view(), name="player"),
     path("players/me/notices", notice_views.NoticePreferencesView.as_view(), name="notices"),
     path("players/me/vacation", vacation_views.VacationView.as_view(), name="vacation"),
     path(

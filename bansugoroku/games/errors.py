@@ -124,6 +124,12 @@ class TooManyInLobby(ServiceError):
     status, code, title = 409, "too_many_in_lobby", "Too many of your tables are in the lobby"
 
 
+class PlayerNotFound(ServiceError):
+    """No listed player has the id: one who never came to the lobby is not shown."""
+
+    status, code, title = 404, "player_not_found", "No such player"
+
+
 class SeatTaken(ServiceError):
     """The open table's free seat went to someone else first."""
 

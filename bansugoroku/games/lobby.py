@@ -87,6 +87,7 @@ def lobby_json(tables: Iterable[Table], viewer_id: int | None) -> list[shapes.Lo
         {
             "code": table.code,
             "host": {
+                "id": table.host_id,
                 "name": table.host.name,
                 "record": found[table.host_id].to_json(),
                 "rating": rating_json(table.host),

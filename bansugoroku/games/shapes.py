@@ -407,7 +407,48 @@ class RecordJson(TypedDict):
     lost: int
 
 
+class FullRecordJson(RecordJson):
+    wins: Annotated[dict[str, int], Doc("Games won, by kind of win (as a result's `win_kind`).")]
+    losses: Annotated[dict[str, int], Doc("Games lost, by the opponent's kind of win.")]
+
+
+class PlayerTableJson(TypedDict):
+    """One of the player's tables being played, against another player of the lobby."""
+
+    opponent: str
+    state: Annotated[str, OneOf(models.TableState)]
+    rules: RulesOut
+    clock_days: int | None
+    rated: bool
+    score: Score
+
+
+class PlayerGameJson(TypedDict):
+    """One of the player's finished games against another player of the lobby."""
+
+    opponent: str
+    result: Annotated[str, OneOf(("won", "lost", "none"))]
+    win_kind: WinKindOut
+    points: int
+    rated: bool
+    ended_at: DateTime
+
+
+class PlayerPage(TypedDict):
+    """A player of the lobby as anyone may read them: their rating and record, and their
+    tables and games against other players of the lobby (those against friends who never
+    came there, or the CPU, count in the record but are not shown)."""
+
+    id: int
+    name: str
+    rating: RatingJson
+    record: FullRecordJson
+    tables: list[PlayerTableJson]
+    recent_games: Annotated[list[PlayerGameJson], Doc("The latest first, 10 at most.")]
+
+
 class LobbyHost(TypedDict):
+    id: Annotated[int, Doc("Their page: `GET /players/{id}`.")]
     name: str
     record: RecordJson
     rating: RatingJson

@@ -1,0 +1,31 @@
+"""`GET /players/{id}`: a player of the lobby as anyone signed in may read them
+(`games.profiles`)."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from bansugoroku.api import schema
+from bansugoroku.api.schema import component
+from bansugoroku.games import profiles, shapes
+
+PLAYER_ID = OpenApiParameter(
+    "player_id", int, OpenApiParameter.PATH, description="A lobby host's `host.id`."
+)
+
+
+class PlayerPageView(APIView):
+    @extend_schema(
+        operation_id="players_page",
+        parameters=[PLAYER_ID],
+        responses={200: component(shapes.PlayerPage)} | schema.problems(404),
+        summary="A player of the lobby: rating, record, tables and recent games",
+        description="Only players who opened a table to anyone or took a seat in the "
+        "lobby have a page; any other id answers 404 `player_not_found`, as an id nobody "
+        "has does.",
+    )
+    def get(self, request: Request, player_id: int) -> Response:
+        return Response(profiles.player_page(player_id))
