@@ -1,6 +1,6 @@
-"""The pages' forms: a new table, joining one, asking for a sign-in link. A browser
-without a player names itself on the first of the two it sends, and the same checks as
-the API's apply."""
+"""The pages' forms: a new table, joining one, the lobby's, asking for a sign-in link. A
+browser without a player names itself on the first form that seats it, and the same
+checks as the API's apply."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from bansugoroku.games import clocks
+from bansugoroku.games import clocks, lobby
 from bansugoroku.games.models import CpuLevel
 from bansugoroku.games.vocabulary import cpu_choice, cpu_level_name
 from bansugoroku.players.display_names import MAX_LENGTH, refused_characters
@@ -119,10 +119,14 @@ class NewTableForm(PlayerForm):
     clock = forms.TypedChoiceField(
         choices=CLOCKS, coerce=int, empty_value=None, required=False, label=_("Clock")
     )
+    open = forms.BooleanField(
+        required=False, label=_("Also list it in the lobby for anyone to take")
+    )
 
     def clean(self) -> dict[str, Any]:
         """The opponent as "friend" or a CPU level. Sent without a button pressed (Enter
-        in the name field presses the first, "friend"), the form is for a friend."""
+        in the name field presses the first, "friend"), the form is for a friend. Only a
+        friend's table goes in the lobby: the box ticked for the CPU means nothing."""
         data = super().clean() or {}
         if "opponent" in self.errors:
             return data
@@ -130,6 +134,7 @@ class NewTableForm(PlayerForm):
         if opponent == "cpu":
             opponent = data.get("level") or CpuLevel.NORMAL.value
         data["opponent"] = opponent
+        data["open"] = data.get("open", False) and opponent == "friend"
         return data
 
     def rules_refused(self) -> bool:
@@ -151,16 +156,89 @@ def table_code(typed: str) -> str:
     return re.sub(r"[\s\u2010-\u2015\u2212-]", "", code).upper()
 
 
-class JoinForm(PlayerForm):
-    """Joining a table; the page's script fills `entropy` with the browser's randomness
-    for the next game's dice (none without script: the server's seed alone then)."""
+class SeatForm(PlayerForm):
+    """Taking a seat; the page's script (entropy.js) fills `entropy` with the browser's
+    randomness for the next game's dice (none without script: the server's seed alone
+    then)."""
+
+    entropy = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
+
+
+class JoinForm(SeatForm):
+    """Joining a table by its code."""
 
     id_prefix = "join"
     code = forms.CharField(max_length=CODE_FIELD_LENGTH, label=_("Table code"))
-    entropy = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
 
     def clean_code(self) -> str:
         return table_code(self.cleaned_data["code"])
+
+
+def _lobby_clock(value: str) -> lobby.Clock:
+    """A clock to look for as the form sends it: "any", "none" or the days a move."""
+    return value if value in (lobby.ANY, lobby.NO_CLOCK) else int(value)
+
+
+ANY_RULE = ("", _("Any"))
+LOBBY_CLOCKS = [
+    (lobby.ANY, _("Any clock")),
+    (lobby.NO_CLOCK, _("No clock")),
+    *((str(days), label) for days, label in CLOCKS if days),
+]
+
+
+class LobbyFiltersForm(forms.Form):
+    """What the lobby lists, and quick pairing looks for (`games.lobby.Filters`), in the
+    words of the new table's form; a rule left at "any" takes any. Every field may be
+    left out, so the lobby's address alone lists every open table."""
+
+    finish = forms.TypedChoiceField(
+        choices=[ANY_RULE, *FINISH],
+        coerce=Finish,
+        empty_value=None,
+        required=False,
+        label=_("How to finish"),
+    )
+    muji = forms.TypedChoiceField(
+        choices=[ANY_RULE, *MUJI],
+        coerce=Muji,
+        empty_value=None,
+        required=False,
+        label=_("Muji: a closed home while the opponent is on the bar"),
+    )
+    start = forms.TypedChoiceField(
+        choices=[ANY_RULE, *START],
+        coerce=Start,
+        empty_value=None,
+        required=False,
+        label=_("Who starts"),
+    )
+    clock = forms.TypedChoiceField(
+        choices=LOBBY_CLOCKS,
+        coerce=_lobby_clock,
+        empty_value=lobby.ANY,
+        required=False,
+        label=_("Clock"),
+    )
+
+    def filters(self) -> lobby.Filters:
+        return lobby.Filters(**{name: self.cleaned_data[name] for name in LOBBY_FILTERS})
+
+
+LOBBY_FILTERS = tuple(LobbyFiltersForm.base_fields)
+
+
+class LobbySeatForm(LobbyFiltersForm, SeatForm):
+    """The lobby's seats: one of its tables' (the table in the address) or quick
+    pairing's. It carries the filters the list was shown with, hidden: quick pairing
+    looks for them, and a refused form shows the same list again."""
+
+    id_prefix = "seat"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in LOBBY_FILTERS:
+            self.fields[name].widget = forms.HiddenInput()
 
 
 def local_path(value: str) -> str:
@@ -190,3 +268,13 @@ class SignInForm(forms.Form):
             return canonical(self.cleaned_data["email"].strip())
         except NotAnAddress as error:
             raise forms.ValidationError(str(error)) from None
+
+
+class TableOpenForm(forms.Form):
+    """The table page's lobby button: the host's waiting table in the lobby ("true") or
+    out of it ("false"), at the version the page showed."""
+
+    version = forms.IntegerField(min_value=0)
+    open = forms.TypedChoiceField(
+        choices=[("true", "true"), ("false", "false")], coerce=lambda value: value == "true"
+    )

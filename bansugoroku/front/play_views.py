@@ -9,14 +9,16 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from bansugoroku.front import board
-from bansugoroku.front.forms import JoinForm, NewTableForm, PlayerForm, friendly_name
+from bansugoroku.front.forms import JoinForm, NewTableForm, friendly_name
 from bansugoroku.front.guesses import guess_refused
 from bansugoroku.front.identity import current_player, remember
+from bansugoroku.front.lobby_pages import listing
 from bansugoroku.front.qr import qr_svg
+from bansugoroku.front.seating import limited, player_for, refused
 from bansugoroku.front.texts import point_names, table_texts
 from bansugoroku.front.waiting import waiting_for
 from bansugoroku.front.waits import closing_words, wait_words
@@ -26,7 +28,6 @@ from bansugoroku.games.idle import WARN_DAYS
 from bansugoroku.games.models import Player
 from bansugoroku.games.vocabulary import seat_holder, your_colour
 from bansugoroku.limits.creation_limits import new_player_wait, new_table_wait
-from bansugoroku.players.locales import preferred_locale
 from engine.position import Position
 from engine.rules import Rules
 
@@ -54,26 +55,6 @@ def _home(
     return render(request, "front/home.html", context, status=status)
 
 
-def _player(player: Player | None, form: PlayerForm) -> tuple[Player, str | None]:
-    """The browser's player, or a new one with the name on the form and its token."""
-    if player is not None:
-        return player, None
-    locale = preferred_locale(translation.get_language())
-    return services.player_create(name=form.cleaned_data["name"], locale=locale)
-
-
-def _limited(
-    request: HttpRequest, wait: int | None, error: ServiceError | None = None
-) -> HttpResponse:
-    """A new player or table over its limit (`bansugoroku.limits.creation_limits`): 429 with
-    the wait, or the error's status (too many tables waiting)."""
-    context = {"wait": wait, "error": error}
-    response = render(request, "front/limited.html", context, status=error.status if error else 429)
-    if wait is not None:
-        response["Retry-After"] = str(wait)
-    return response
-
-
 @require_POST
 def table_new(request: HttpRequest) -> HttpResponse:
     current = current_player(request)
@@ -85,16 +66,21 @@ def table_new(request: HttpRequest) -> HttpResponse:
     try:
         wait = new_table_wait(request, current, cpu) if current else new_player_wait(request)
     except ServiceError as error:
-        return _limited(request, None, error)
+        return limited(request, None, error)
     if wait is not None:
-        return _limited(request, wait)
-    player, token = _player(current, form)
+        return limited(request, wait)
+    player, token = player_for(current, form)
     rules = Rules.from_json({key: data[key] for key in ("finish", "muji", "start")})
     # Against the CPU the table page starts the first game as it opens (table.js), with
     # the browser's entropy given after the seed's hash is published.
     # A clock is for a table of two people; the CPU's tables have none.
     clock_days = None if cpu else data["clock"]
-    change = services.table_create(host=player, rules=rules, cpu=cpu, clock_days=clock_days)
+    try:
+        change = services.table_create(
+            host=player, rules=rules, cpu=cpu, clock_days=clock_days, open=data["open"]
+        )
+    except ServiceError as error:  # too many of theirs in the lobby: never a new player
+        return refused(request, error)
     response = redirect("table-page", code=change.table.code)
     if token:
         remember(response, token)
@@ -113,8 +99,8 @@ def join(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _home(request, current, NewTableForm(needs_name=current is None), form, status=400)
     if current is None and (wait := new_player_wait(request)) is not None:
-        return _limited(request, wait)
-    player, token = _player(current, form)
+        return limited(request, wait)
+    player, token = player_for(current, form)
     code = form.cleaned_data["code"]
     try:
         change = services.table_join(player=player, code=code, entropy=form.cleaned_data["entropy"])
@@ -167,5 +153,6 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         },
         "qr": qr_svg(state["invite_url"]),
         "seat_free": any(seat["free"] for seat in state["seats"]),
+        "lobby": listing(state, player),
     }
     return render(request, "front/table.html", context)
