@@ -41,6 +41,7 @@ def test_an_opened_table_is_listed_with_its_host_rules_and_clock(host, guest, op
     [row] = answer.body["results"]
     assert row["code"] == state["code"] and row["yours"] is False
     assert row["host"] == {
+        "id": Player.objects.get(name="Aiko").pk,
         "name": "Aiko",
         "record": {"played": 0, "won": 0, "lost": 0},
         "rating": {"rating": 1500, "deviation": 350, "games": 0},
