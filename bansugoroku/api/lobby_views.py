@@ -96,7 +96,7 @@ class LobbyView(APIView):
         query = LobbyQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         viewer = player_of(request)
-        found = lobby.open_tables(timezone.now(), filters(query.validated_data))
+        found = lobby.open_tables(timezone.now(), filters(query.validated_data), viewer.pk)
         pages = LobbyPages()
         page = pages.paginate_queryset(found.select_related("host"), request, view=self)
         return pages.get_paginated_response(lobby.lobby_json(page or [], viewer.pk))

@@ -9,8 +9,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bansugoroku.api import schema
+from bansugoroku.api.auth import player_of
 from bansugoroku.api.schema import component
-from bansugoroku.games import profiles, shapes
+from bansugoroku.games import profiles, services, shapes
 
 PLAYER_ID = OpenApiParameter(
     "player_id", int, OpenApiParameter.PATH, description="A lobby host's `host.id`."
@@ -29,3 +30,31 @@ class PlayerPageView(APIView):
     )
     def get(self, request: Request, player_id: int) -> Response:
         return Response(profiles.player_page(player_id))
+
+
+class BlockView(APIView):
+    @extend_schema(
+        operation_id="players_block",
+        parameters=[PLAYER_ID],
+        request=None,
+        responses={204: None} | schema.problems(404, 409),
+        summary="Block a player of the lobby: you never meet again",
+        description="Neither of you finds the other's tables in the lobby any more, nor "
+        "takes a seat at them, from the lobby or by a code (answered 404, as a table with "
+        "no free seat); tables you share play on. Blocking twice changes nothing; 409 "
+        "`wrong_state` for yourself.",
+    )
+    def post(self, request: Request, player_id: int) -> Response:
+        services.player_block(player=player_of(request), other_id=player_id, block=True)
+        return Response(status=204)
+
+    @extend_schema(
+        operation_id="players_unblock",
+        parameters=[PLAYER_ID],
+        request=None,
+        responses={204: None} | schema.problems(404, 409),
+        summary="No longer block the player",
+    )
+    def delete(self, request: Request, player_id: int) -> Response:
+        services.player_block(player=player_of(request), other_id=player_id, block=False)
+        return Response(status=204)

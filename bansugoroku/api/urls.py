@@ -18,6 +18,7 @@ urlpatterns = [
     path("players", views.PlayersView.as_view(), name="players"),
     path("players/me", views.MeView.as_view(), name="me"),
     path("players/<int:player_id>", profile_views.PlayerPageView.as_view(), name="player"),
+    path("players/<int:player_id>/block", profile_views.BlockView.as_view(), name="block"),
     path("players/me/notices", notice_views.NoticePreferencesView.as_view(), name="notices"),
     path("players/me/vacation", vacation_views.VacationView.as_view(), name="vacation"),
     path(

@@ -69,7 +69,8 @@ def _lobby(
 def _rows(filters: lobby.Filters, viewer: Player | None) -> list[dict[str, Any]]:
     """The matching tables as the API lists them, with their time in the lobby in the
     reader's own zone and their clock in words."""
-    found = lobby.open_tables(timezone.now(), filters).select_related("host")[:LISTED]
+    tables = lobby.open_tables(timezone.now(), filters, viewer.pk if viewer else None)
+    found = tables.select_related("host")[:LISTED]
     zone = viewer.time_zone if viewer else ""
     return [
         row

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from bansugoroku.games import shapes
-from bansugoroku.games.models import Table, TableState
+from bansugoroku.games.models import Block, Table, TableState
 from bansugoroku.games.records import records
 from bansugoroku.games.selectors import rating_json, rules_json
 from engine.rules import Finish, Muji, Rules, Start
@@ -52,10 +52,17 @@ class Filters:
         return self.clock if isinstance(self.clock, int) else None
 
 
-def open_tables(now: datetime, filters: Filters = Filters()) -> QuerySet[Table]:
+def open_tables(
+    now: datetime, filters: Filters = Filters(), viewer_id: int | None = None
+) -> QuerySet[Table]:
     """The tables in the lobby that match, the longest waiting first (on the lobby's
-    index, which holds only the tables waiting for an opponent that were opened)."""
+    index, which holds only the tables waiting for an opponent that were opened); for a
+    `viewer`, none whose host they blocked or who blocked them."""
     tables = Table.objects.filter(state=TableState.WAITING, open_until__gt=now)
+    if viewer_id is not None:
+        tables = tables.exclude(
+            host_id__in=Block.objects.filter(blocker_id=viewer_id).values("blocked_id")
+        ).exclude(host_id__in=Block.objects.filter(blocked_id=viewer_id).values("blocker_id"))
     if filters.finish:
         tables = tables.filter(finish=filters.finish)
     if filters.muji:
@@ -67,6 +74,13 @@ def open_tables(now: datetime, filters: Filters = Filters()) -> QuerySet[Table]:
     elif filters.clock != ANY:
         tables = tables.filter(clock_days=filters.clock)
     return tables.order_by("open_until", "id")
+
+
+def blocked(one_id: int, other_id: int) -> bool:
+    """Whether either of the two players blocked the other."""
+    return Block.objects.filter(
+        Q(blocker_id=one_id, blocked_id=other_id) | Q(blocker_id=other_id, blocked_id=one_id)
+    ).exists()
 
 
 def is_open(table: Table, now: datetime) -> bool:

@@ -86,6 +86,24 @@ class Player(models.Model):
         return self.name
 
 
+class Block(models.Model):
+    """One player blocked another (`services.player_block`): they never meet again in
+    the lobby or at a new table, whichever of them blocked."""
+
+    blocker = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    blocked = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="one_block_a_pair"),
+            models.CheckConstraint(condition=~Q(blocker=models.F("blocked")), name="no_self_block"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
 class SignedInToken(models.Model):
     """A further bearer token of a player: the one a browser got by signing in with a
     mailed link (`notifications.sign_in`). The server never keeps a token in the clear,

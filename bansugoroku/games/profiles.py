@@ -18,9 +18,7 @@ RECENT_GAMES = 10
 def player_page(player_id: int) -> shapes.PlayerPage:
     """The page of the listed player, or PlayerNotFound (for players who never came to
     the lobby too: the same answer as for an id nobody has)."""
-    player = Player.objects.filter(pk=player_id, listed_at__isnull=False).first()
-    if player is None:
-        raise PlayerNotFound(f"no player {player_id} is listed")
+    player = listed(player_id)
     record = records([player.pk])[player.pk]
     return {
         "id": player.pk,
@@ -30,6 +28,14 @@ def player_page(player_id: int) -> shapes.PlayerPage:
         "tables": _tables(player),
         "recent_games": _recent_games(player),
     }
+
+
+def listed(player_id: int) -> Player:
+    """The listed player, or PlayerNotFound."""
+    player = Player.objects.filter(pk=player_id, listed_at__isnull=False).first()
+    if player is None:
+        raise PlayerNotFound(f"no player {player_id} is listed")
+    return player
 
 
 def _opposite(player: Player) -> Q:

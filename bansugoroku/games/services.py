@@ -29,6 +29,7 @@ from bansugoroku.games import (
     events,
     lobby,
     outbox,
+    profiles,
     queries,
     ratings,
     store,
@@ -47,6 +48,7 @@ from bansugoroku.games.errors import (
     refused,
 )
 from bansugoroku.games.models import (
+    Block,
     ClosedReason,
     Event,
     Game,
@@ -208,9 +210,10 @@ def table_join(*, player: Player, code: str, entropy: str = "") -> Change:
         if table.state == TableState.CLOSED:
             raise TableClosed("this table is closed")
         free = next((s for s in seats if s.player_id is None and not s.cpu), None)
-        if free is None:
+        if free is None or lobby.blocked(player.pk, table.host_id):
             # A stranger with the code of a full table is answered as for a code with no
             # table: a different answer would tell a guessed code that a table has it.
+            # So is a player blocked by the host, or who blocked them: they never meet.
             raise store.not_found(table.code)
         return _sit(table, free, player, entropy, now)
 
@@ -232,6 +235,19 @@ def table_open(*, player: Caller, code: str, version: int, open: bool) -> Change
         return _commit(table, None, (), (), now=now, seats=[seat])
 
 
+def player_block(*, player: Player, other_id: int, block: bool) -> None:
+    """Block another player of the lobby, or no longer: while blocked, neither finds the
+    other's tables in the lobby nor takes a seat at them, by the lobby or by a code.
+    Tables they share already play on. Blocking twice changes nothing."""
+    if other_id == player.pk:
+        raise WrongState("you cannot block yourself")
+    profiles.listed(other_id)  # PlayerNotFound, as their page answers
+    if block:
+        Block.objects.get_or_create(blocker=player, blocked_id=other_id)
+    else:
+        Block.objects.filter(blocker=player, blocked_id=other_id).delete()
+
+
 def seat_take(*, player: Player, code: str, entropy: str = "") -> Change:
     """Take the free seat at a table in the lobby. Of two who take it at once, the one
     who waited for the other's lock is told that the seat is taken; taking a seat you
@@ -247,7 +263,7 @@ def quick_take(*, player: Player, filters: lobby.Filters, entropy: str = "") -> 
     the player's own open table that matches, still waiting; else None, and the caller
     opens one (`table_create` with `open`), within the limits on creating tables."""
     with _transaction() as now:
-        matching = lobby.open_tables(now, filters)
+        matching = lobby.open_tables(now, filters, viewer_id=player.pk)
         found = (
             matching.exclude(host_id=player.pk)
             .select_for_update(skip_locked=True)
@@ -387,7 +403,7 @@ def _take(table: Table, player: Player, entropy: str, now: datetime) -> Change:
         raise TableClosed("this table is closed")
     if table.state != TableState.WAITING:
         raise SeatTaken("someone else took this seat first: choose another table")
-    if not lobby.is_open(table, now):
+    if not lobby.is_open(table, now) or lobby.blocked(player.pk, table.host_id):
         raise TableNotFound(f"table {table.code} is no longer in the lobby")
     _list(player, now)
     return _sit(table, seats[Side.WHITE], player, entropy, now)
