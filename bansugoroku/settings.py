@@ -241,6 +241,7 @@ REST_FRAMEWORK: dict[str, Any] = {
         "new_player": env_str("THROTTLE_NEW_PLAYER", "60/hour"),
         "new_table": env_str("THROTTLE_NEW_TABLE", "60/hour"),
         "take_seat": env_str("THROTTLE_TAKE_SEAT", "30/hour"),
+        "message": env_str("THROTTLE_MESSAGE", "30/hour"),
     },
     "UNAUTHENTICATED_USER": None,
 }
@@ -547,6 +548,8 @@ OPEN_TABLES_MAX = env_int("OPEN_TABLES_MAX", 20, minimum=1)
 # is taken; a host has at most LOBBY_TABLES_MAX there at once (409 too_many_in_lobby).
 OPEN_TABLE_DAYS = env_int("OPEN_TABLE_DAYS", 7, minimum=1)
 LOBBY_TABLES_MAX = env_int("LOBBY_TABLES_MAX", 3, minimum=1)
+# A message at a table (games/messages.py) is at most this many characters.
+MESSAGE_MAX_LENGTH = env_int("MESSAGE_MAX_LENGTH", 300, minimum=1)
 
 # Every log record of every process is made without the secrets of links in it
 # (bansugoroku/lib/log_redaction.py), whoever configured the logger.

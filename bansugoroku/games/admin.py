@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from bansugoroku.games.models import Event, Game, Player, Seat, Table, Turn
+from bansugoroku.games.models import Event, Game, MessageReport, Player, Seat, Table, Turn
 from bansugoroku.lib.read_only_admin import ReadOnly
 
 
@@ -88,3 +88,21 @@ class EventAdmin(ReadOnly[Event], admin.ModelAdmin[Event]):
     list_filter = ["kind", ("delivered_at", admin.EmptyFieldListFilter)]
     list_select_related = ["table"]
     search_fields = ["table__code"]
+
+
+@admin.register(MessageReport)
+class MessageReportAdmin(ReadOnly[MessageReport], admin.ModelAdmin[MessageReport]):
+    """The messages players reported, with the table they were written at: the house
+    reads them here (the reporter no longer does)."""
+
+    list_display = ["created_at", "table", "text", "reporter"]
+    list_select_related = ["message__table", "reporter"]
+    search_fields = ["message__table__code", "message__text"]
+
+    @admin.display(description="table")
+    def table(self, report: MessageReport) -> str:
+        return report.message.table.code
+
+    @admin.display(description="message")
+    def text(self, report: MessageReport) -> str:
+        return report.message.text

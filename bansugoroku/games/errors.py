@@ -130,6 +130,10 @@ class PlayerNotFound(ServiceError):
     status, code, title = 404, "player_not_found", "No such player"
 
 
+class MessageNotFound(ServiceError):
+    status, code, title = 404, "message_not_found", "No such message"
+
+
 class SeatTaken(ServiceError):
     """The open table's free seat went to someone else first."""
 

@@ -290,6 +290,8 @@ class Seat(models.Model):
     """The seat's time bank at a table with a clock (`games.clocks`): what it has left
     when its turn begins, or, while its turn runs, when that turn began."""
     joined_at = models.DateTimeField(auto_now_add=True)
+    muting = models.BooleanField(default=False, db_default=False)
+    """The seat's player does not read the other seat's messages (`games.messages`)."""
     last_seen_at = models.DateTimeField(null=True, blank=True)
     """When the seat's player last fetched or changed the table, to the minute
     (`store.SEEN_PRECISION`): a "your turn" notice waits while they are looking."""
@@ -318,6 +320,39 @@ class Seat(models.Model):
     @property
     def side(self) -> Side:
         return Side(self.number)
+
+
+class Message(models.Model):
+    """A word from one seat to the other at a table (`games.messages`): plain text, read
+    only by the two seats."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="messages")
+    seat = models.PositiveSmallIntegerField(choices=[(0, "black"), (1, "white")])
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "id"], name="message_by_table")]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} {self.seat}: {self.text[:40]}"
+
+
+class MessageReport(models.Model):
+    """A player reported a message to the house: it is hidden for them, and listed in
+    the admin with its table."""
+
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="one_report_a_message")
+        ]
+
+    def __str__(self) -> str:
+        return f"report of message {self.message_id}"
 
 
 class GameState(models.TextChoices):

@@ -398,6 +398,24 @@ class TableStateJson(TypedDict):
     ]
 
 
+class MessageJson(TypedDict):
+    """A word from one seat to the other: plain text, to be shown as text (never as
+    markup)."""
+
+    id: Annotated[int, Doc("Read on after it with `?after=`.")]
+    seat: int
+    yours: bool
+    text: str
+    created_at: DateTime
+
+
+class Messages(TypedDict):
+    """The messages at a table you may read, the oldest first, 100 at most."""
+
+    muting: Annotated[bool, Doc("You mute the other seat: their messages are not listed.")]
+    messages: list[MessageJson]
+
+
 class RecordJson(TypedDict):
     """A player's games against people that ended with a winner (not those against the
     CPU, nor those that ended with no result)."""

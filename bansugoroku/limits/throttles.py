@@ -349,6 +349,12 @@ class TakeSeatThrottle(KeyedThrottle):
     scope = "take_seat"
 
 
+class MessageThrottle(KeyedThrottle):
+    """Messages a player writes at their tables (THROTTLE_MESSAGE); pass the player's id."""
+
+    scope = "message"
+
+
 def limit_wait(throttle: WindowThrottle, request: HttpRequest | Request) -> int | None:
     """Count the request against the throttle: None while under the limit, else the
     whole seconds to wait before the next. For checks a view makes itself: outside the
