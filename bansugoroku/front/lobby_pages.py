@@ -145,7 +145,7 @@ def _seated(request: HttpRequest, sit: Sit) -> HttpResponse:
 
 def _counted(request: HttpRequest, player: Player, form: LobbySeatForm, sit: Sit) -> HttpResponse:
     if (wait := limit_wait(TakeSeatThrottle(str(player.pk)), request)) is not None:
-        return limited(request, wait)
+        return limited(request, wait, seats=True)
     try:
         return sit(request, player, form)
     except ServiceError as error:

@@ -23,11 +23,15 @@ def player_for(player: Player | None, form: PlayerForm) -> tuple[Player, str | N
 
 
 def limited(
-    request: HttpRequest, wait: int | None, error: ServiceError | None = None
+    request: HttpRequest,
+    wait: int | None,
+    error: ServiceError | None = None,
+    *,
+    seats: bool = False,
 ) -> HttpResponse:
-    """A new player, table or seat over its limit (`bansugoroku.limits`): 429 with the
-    wait, or the error's status (too many tables waiting)."""
-    context = {"wait": wait, "error": error}
+    """A new player, table or seat (`seats`) over its limit (`bansugoroku.limits`): 429
+    with the wait, or the error's status (too many tables waiting)."""
+    context = {"wait": wait, "error": error, "seats": seats}
     response = render(request, "front/limited.html", context, status=error.status if error else 429)
     if wait is not None:
         response["Retry-After"] = str(wait)

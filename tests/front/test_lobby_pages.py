@@ -284,6 +284,7 @@ def test_seats_taken_are_limited_per_player(monkeypatch):
     answers = [take(ben, code) for code in codes[:2]] + [ben.post("/lobby/quick-pairing", {})]
     assert [a.status_code for a in answers] == [302, 302, 429]
     assert int(answers[-1]["Retry-After"]) >= 1
+    assert "You took many seats" in answers[-1].content.decode()
     assert Table.objects.get(code=codes[2]).state == TableState.WAITING
 
 
