@@ -44,12 +44,11 @@ class FiltersSerializer(StrictSerializer):
 
 
 def filters(data: dict[str, Any]) -> lobby.Filters:
-    clock = data["clock"]
     return lobby.Filters(
         finish=Finish(data["finish"]) if "finish" in data else None,
         muji=Muji(data["muji"]) if "muji" in data else None,
         start=Start(data["start"]) if "start" in data else None,
-        clock=clock if clock in (lobby.ANY, lobby.NO_CLOCK) else int(clock),
+        clock=lobby.clock_of(data["clock"]),
     )
 
 

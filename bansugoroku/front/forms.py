@@ -174,11 +174,6 @@ class JoinForm(SeatForm):
         return table_code(self.cleaned_data["code"])
 
 
-def _lobby_clock(value: str) -> lobby.Clock:
-    """A clock to look for as the form sends it: "any", "none" or the days a move."""
-    return value if value in (lobby.ANY, lobby.NO_CLOCK) else int(value)
-
-
 ANY_RULE = ("", _("Any"))
 LOBBY_CLOCKS = [
     (lobby.ANY, _("Any clock")),
@@ -215,7 +210,7 @@ class LobbyFiltersForm(forms.Form):
     )
     clock = forms.TypedChoiceField(
         choices=LOBBY_CLOCKS,
-        coerce=_lobby_clock,
+        coerce=lobby.clock_of,
         empty_value=lobby.ANY,
         required=False,
         label=_("Clock"),

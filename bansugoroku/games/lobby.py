@@ -30,6 +30,12 @@ Clock = int | Literal["any", "none"]
 """A clock to look for: a number of days a move, `NO_CLOCK`, or `ANY`."""
 
 
+def clock_of(text: str) -> Clock:
+    """A clock to look for as a query or a form sends it: "any", "none" or the days a
+    move (one of those the caller's field offers)."""
+    return text if text in (ANY, NO_CLOCK) else int(text)
+
+
 @dataclass(frozen=True)
 class Filters:
     """What a player looks for in the lobby; None (or `ANY`) takes any."""
