@@ -221,17 +221,17 @@ def table_join(*, player: Player, code: str, entropy: str = "") -> Change:
 def table_open(*, player: Caller, code: str, version: int, open: bool) -> Change:
     """The host opens their table waiting for an opponent to anyone, in the lobby, for
     OPEN_TABLE_DAYS (as well as its code, which still admits whoever has it); or, with
-    `open` false, takes it out of the lobby. Opening an open table changes nothing."""
+    `open` false, takes it out of the lobby. Asking for what is so already changes
+    nothing."""
     with _transaction() as now:
         table, seat = lock_seat(code, player, version, now)
         if table.host_id != seat.player_id:
             raise NotTheHost("only the host opens the table to anyone")
         if table.state != TableState.WAITING:
             raise WrongState("only a table waiting for an opponent can be in the lobby")
-        if open and not lobby.is_open(table, now):
-            table.open_until = _into_lobby(table.host_id, now)
-        elif not open:
-            table.open_until = None
+        if open == lobby.is_open(table, now):
+            return Change(table)  # as asked already: no version to move on
+        table.open_until = _into_lobby(table.host_id, now) if open else None
         return _commit(table, None, (), (), now=now, seats=[seat])
 
 

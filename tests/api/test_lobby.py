@@ -227,6 +227,7 @@ def test_opening_a_table_later_and_again_keeps_its_place(host, guest):
     assert first.status == 200 and first.body["open_until"]
     again = host.post(f"tables/{code}/open", {"version": first.body["version"]})
     assert again.body["open_until"] == first.body["open_until"]
+    assert again.body["version"] == first.body["version"], "nothing changed"
     assert [row["code"] for row in listed(guest)] == [code]
 
 
