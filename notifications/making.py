@@ -5,11 +5,12 @@ after the opponent's roll was a pass), "time running out" to the same seat befor
 deadline (`clock_low`), and that a day of their vacation started when it ran out
 (`auto_vacation`), "game over" to both humans, "opponent joined" to
 the other seated human, the idle table's closing and close to both, the close of a
-table a player left to the other one. The CPU gets nothing. A notice is made for each
-channel that has a sender and that the player has not turned off for that kind, unless
-the table is muted; the rest is decided when it is sent (`sending`), since a player may
-change their mind in between. A push notice is made only for a player with a browser
-or app registered for push: most have none.
+table a player left to the other one, a message to the other seat unless its writer was
+to move (the "your turn" notice their move brings tells it: `mails.content`). The CPU
+gets nothing. A notice is made for each channel that has a sender and that the player
+has not turned off for that kind, unless the table is muted; the rest is decided when
+it is sent (`sending`), since a player may change their mind in between. A push notice
+is made only for a player with a browser or app registered for push: most have none.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ _TO_BOTH: dict[str, Kind] = {
 _TO_THE_OTHER: dict[str, Kind] = {
     EventKind.PLAYER_JOINED: Kind.OPPONENT_JOINED,
     EventKind.TABLE_CLOSED: Kind.TABLE_CLOSED,
+    EventKind.MESSAGE: Kind.MESSAGE,
 }
 """Events told to the seats they don't name: both, when they name none (an idle close)."""
 
@@ -51,6 +53,8 @@ _TO_THE_OTHER: dict[str, Kind] = {
 def recipients(event: Event, seats: Sequence[Seat]) -> list[tuple[Kind, int]]:
     """The (kind, player id) pairs an event is told to; the CPU is never one."""
     humans = {seat.number: seat.player_id for seat in seats if seat.player_id is not None}
+    if event.kind == EventKind.MESSAGE and event.payload["with_move"]:
+        return []
     if event.kind in _TO_SEAT and event.seat is not None:
         numbers = [event.seat]
         kind = _TO_SEAT[event.kind]

@@ -31,6 +31,7 @@ class Kind(models.TextChoices):
     TABLE_CLOSED = "table_closed"
     CLOCK_LOW = "clock_low"
     AUTO_VACATION = "auto_vacation"
+    MESSAGE = "message"
 
 
 class EmailMode(models.TextChoices):

@@ -37,6 +37,7 @@ class KindsOut(TypedDict):
     table_closed: ChannelsOut
     clock_low: ChannelsOut
     auto_vacation: ChannelsOut
+    message: ChannelsOut
 
 
 class NoticePreferences(TypedDict):

@@ -37,7 +37,10 @@ KINDS = """Each event has a `kind`, the `seat` it concerns, and a `payload`:
 - `clock_low` (seat: the player to move): their time to move runs out at `deadline`
   (ISO-8601), `hours` from now, the reminder threshold they chose; `game`.
 - `auto_vacation` (seat: the player whose time ran out): a day of their vacation started
-  instead of a loss on time, `until` (ISO-8601); `days_left`, the vacation left."""
+  instead of a loss on time, `until` (ISO-8601); `days_left`, the vacation left.
+- `message` (seat: who wrote it): the message as `GET /tables/{code}/messages` lists
+  it (`id`, `seat`, `yours`, `text`, `created_at`). Not listed where you may not read
+  it: the other seat's while you mute them, and those you reported."""
 
 
 class EventsView(APIView):

@@ -39,6 +39,7 @@ KINDS: dict[str, StrPromise] = {
     Kind.TABLE_CLOSED: _("Table closed"),
     Kind.CLOCK_LOW: _("Time running out"),
     Kind.AUTO_VACATION: _("Vacation started for you"),
+    Kind.MESSAGE: _("A message from your opponent"),
 }
 """Each kind of notice as the page names it, in the API's order."""
 

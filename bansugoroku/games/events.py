@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from bansugoroku.games import payloads
-from bansugoroku.games.models import Event, EventKind, Game, Table
+from bansugoroku.games.models import Event, EventKind, Game, Message, Table
 from engine.game import Ending, FinishedTurn, Step
 from engine.side import Side
 
@@ -40,6 +40,11 @@ def _event(
 def player_joined(table: Table, seat: int, name: str) -> Event:
     payload: payloads.PlayerJoined = {"name": name}
     return _event(table, None, EventKind.PLAYER_JOINED, seat, payload)
+
+
+def message_written(table: Table, message: Message, *, with_move: bool) -> Event:
+    payload: payloads.MessageWritten = {"id": message.pk, "with_move": with_move}
+    return _event(table, None, EventKind.MESSAGE, message.seat, payload)
 
 
 def table_left(table: Table, game: Game | None, seat: Side, name: str) -> Event:

@@ -487,6 +487,7 @@ class EventKind(models.TextChoices):
     TABLE_CLOSED = "table_closed"
     CLOCK_LOW = "clock_low"
     AUTO_VACATION = "auto_vacation"
+    MESSAGE = "message"
 
 
 class Event(models.Model):

@@ -19,6 +19,14 @@ class PlayerJoined(TypedDict):
     name: str
 
 
+class MessageWritten(TypedDict):
+    """A message (`games.messages`): the feed gives it as the reader reads it."""
+
+    id: int
+    with_move: bool
+    """Its writer was to move: the "your turn" notice their move brings tells it."""
+
+
 class GameStarted(TypedDict):
     game: int
     starter: int

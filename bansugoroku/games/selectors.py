@@ -11,8 +11,16 @@ from typing import Any
 
 from django.conf import settings
 
-from bansugoroku.games import allowed, clocks, queries, shapes
-from bansugoroku.games.models import Event, Game, Player, Seat, Table, TableState
+from bansugoroku.games import allowed, clocks, messages, queries, shapes
+from bansugoroku.games.models import (
+    Event,
+    EventKind,
+    Game,
+    Player,
+    Seat,
+    Table,
+    TableState,
+)
 from bansugoroku.games.store import (
     Caller,
     clean_code,
@@ -375,26 +383,44 @@ EVENTS_PAGE = 100
 
 def events_since(table: Table, player: Player, after: int) -> shapes.Events:
     """The table's events after sequence `after`, oldest first, a page at a time; the
-    moves in them numbered from the side of `player`, who sits at the table."""
-    me = seat_of(table, player).side
-    events = list(
+    moves in them numbered from the side of `player`, who sits at the table. A message
+    comes as `player` reads it (`messages.json_of`), and not at all where they may not
+    read it (they mute its seat, or reported it)."""
+    seat = seat_of(table, player)
+    found = list(
         Event.objects.filter(table=table, sequence__gt=after).order_by("sequence")[
             : EVENTS_PAGE + 1
         ]
     )
+    page = found[:EVENTS_PAGE]
+    said = [e.payload["id"] for e in page if e.kind == EventKind.MESSAGE]
+    shown = {m.pk: m for m in messages.shown_to(seat).filter(pk__in=said)} if said else {}
     return {
-        "events": [_event(event, me) for event in events[:EVENTS_PAGE]],
+        "events": [
+            _event(
+                event,
+                dict(messages.json_of(shown[event.payload["id"]], seat))
+                if event.kind == EventKind.MESSAGE
+                else _moves_seen(event.payload, seat.side),
+            )
+            for event in page
+            if event.kind != EventKind.MESSAGE or event.payload["id"] in shown
+        ],
         "last_sequence": table.last_event,
-        "more": len(events) > EVENTS_PAGE,
+        "more": len(found) > EVENTS_PAGE,
     }
 
 
-def _event(event: Event, me: Side) -> shapes.EventJson:
-    payload = event.payload
+def _moves_seen(payload: dict[str, Any], me: Side) -> dict[str, Any]:
+    """The payload with its play numbered from `me`'s side."""
     played = payload.get("played")
     if played:  # stored from the mover's side, for the notices and the CPU
         moves = me.sees_moves(Side(played["seat"]), played["moves"])
         payload = payload | {"played": played | {"moves": [list(m) for m in moves]}}
+    return payload
+
+
+def _event(event: Event, payload: dict[str, Any]) -> shapes.EventJson:
     return {
         "sequence": event.sequence,
         "kind": event.kind,

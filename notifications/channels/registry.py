@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from anymail.exceptions import AnymailRecipientsRefused
+from django.utils.text import Truncator
 
 from bansugoroku.games import selectors
 from bansugoroku.games.models import Player
@@ -49,12 +50,18 @@ def send_email(recipient: Recipient, kind: str, code: str, content: Content) -> 
         raise TransientError(f"{type(exc).__name__}: {exc}") from exc
 
 
+PUSH_BODY_MAX = 600
+"""Characters of a push notice's text, messages quoted: Web Push carries 4 KB at most,
+and a phone shows a few lines."""
+
+
 def push_sender(send_to_player: Callable[[int, dict[str, Any]], None]) -> Sender:
     """A push channel's sender, from the push module's `send_to_player`."""
 
     def send(recipient: Recipient, kind: str, code: str, content: Content) -> None:
         about = content.line_about(code)
-        body = " ".join(about.lines if about and about.lines else content.intro)
+        told = [*about.lines, *about.said] if about and about.lines else content.intro
+        body = Truncator(" ".join(told)).chars(PUSH_BODY_MAX)
         payload = {
             "kind": kind,
             "title": content.subject,

@@ -21,6 +21,13 @@ no mail went out. A worker killed mid-send keeps it: the mail may have gone. A m
 sent folds into itself the player's other turn e-mails that were pending when it was
 claimed, since it listed every table waiting then.
 
+A message notice (`Kind.MESSAGE`: a word from the other seat, written while it was not
+their move) comes at most once every NOTICE_EMAIL_SPACING on each channel (a day in
+digest mode), and not at all once the player has seen the message at the table. It
+lists every unread message of its table then, and so does a "your turn" notice for each
+table it lists: once sent, either folds the message notices pending for those tables
+into itself.
+
 Before sending, a notice may be skipped (the turn was played already, the player turned
 it off, muted the table, has no confirmed address or the address is suppressed, has no
 browser or app that push is on for here) or delayed (the player is looking at the
@@ -39,7 +46,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from bansugoroku.games import payloads
+from bansugoroku.games import messages, payloads
 from bansugoroku.games.models import Seat
 from notifications.channels import push
 from notifications.channels.registry import SENDERS, Recipient
@@ -93,7 +100,8 @@ class Claim:
     """A "your turn" e-mail's: the player's `last_turn_email_at` before this claim took
     the spacing, given back if the send fails."""
     folds: list[int]
-    """A "your turn" e-mail's: the player's others pending when it was claimed."""
+    """The notices it tells, pending when it was claimed: for a "your turn" e-mail the
+    player's others, and the message notices of the tables whose messages it tells."""
 
 
 def send_notice(notice_id: int) -> str:
@@ -144,17 +152,21 @@ def _decide(notice: Notice, prefs: Preferences, now: datetime) -> Skip | Delay |
         return about_turn
     if notice.kind == Kind.CLOCK_LOW and _clock_moved_on(notice):
         return Skip("the turn was played already")
+    if notice.kind == Kind.MESSAGE and (about_message := _message_check(notice, now)):
+        return about_message
     found = _channel_check(notice, prefs)
     if isinstance(found, Recipient) and _is_turn_email(notice):
         return _spacing_check(prefs, now) or found
+    if isinstance(found, Recipient) and notice.kind == Kind.MESSAGE:
+        return _message_spacing_check(notice, prefs, now) or found
     return found
 
 
 def _locked_prefs(notice: Notice) -> Preferences:
-    """The player's preferences, locked for a "your turn" e-mail's claim (one claim at a
-    time per player: the spacing needs it)."""
+    """The player's preferences, locked for a "your turn" e-mail's claim or a message
+    notice's (one claim at a time per player: the spacing needs it)."""
     prefs, _ = Preferences.objects.get_or_create(player=notice.player)
-    if _is_turn_email(notice):
+    if _is_turn_email(notice) or notice.kind == Kind.MESSAGE:
         prefs = Preferences.objects.select_for_update().get(pk=prefs.pk)
     return prefs
 
@@ -184,6 +196,39 @@ def _turn_check(notice: Notice, now: datetime) -> Skip | Delay | None:
     window: timedelta = settings.NOTICE_LOOKING_WINDOW
     if window and seat.last_seen_at and seat.last_seen_at + window > now:
         return Delay(seat.last_seen_at + window, "the player is looking at the table")
+    return None
+
+
+def _message_check(notice: Notice, now: datetime) -> Skip | Delay | None:
+    """A message the player saw at the table, muted or reported is not told; a player
+    looking at the table reads it there, so is not disturbed while they look."""
+    payload: payloads.MessageWritten = notice.event.payload
+    seat = Seat.objects.filter(table=notice.table, player=notice.player).first()
+    if seat is None or not messages.unread(seat).filter(pk=payload["id"]).exists():
+        return Skip("the message was read at the table, muted, reported or deleted")
+    window: timedelta = settings.NOTICE_LOOKING_WINDOW
+    if window and seat.last_seen_at and seat.last_seen_at + window > now:
+        return Delay(seat.last_seen_at + window, "the player is looking at the table")
+    return None
+
+
+def _message_spacing_check(notice: Notice, prefs: Preferences, now: datetime) -> Delay | None:
+    """At most one message notice every NOTICE_EMAIL_SPACING on each channel, or a day
+    in digest mode: sent, or being sent (its attempt is in flight or its outcome lost)."""
+    spacing = email_spacing(prefs.email_mode) or settings.NOTICE_EMAIL_SPACING
+    last = (
+        Attempt.objects.filter(
+            notice__player_id=notice.player_id,
+            notice__channel=notice.channel,
+            notice__kind=Kind.MESSAGE,
+            at__gt=now - spacing,
+        )
+        .exclude(outcome__in=[AttemptOutcome.TRANSIENT, AttemptOutcome.PERMANENT])
+        .order_by("-at")
+        .first()
+    )
+    if last is not None:
+        return Delay(last.at + spacing, "a message notice went out recently")
     return None
 
 
@@ -244,6 +289,8 @@ def _lease(notice: Notice, recipient: Recipient, prefs: Preferences, now: dateti
     said = content.for_notice(
         notice.kind, notice.event, notice.player, by_mail=notice.channel == Channel.EMAIL
     )
+    # Read after it is written: each message it tells was written before this.
+    folds += _pending_message_notices(notice, said)
     # A request per device, or the one mail, each NOTICE_SEND_TIMEOUT at most; and one
     # more for the rest of the work.
     requests = push.reachable(notice.player_id) if notice.channel == Channel.PUSH else 1
@@ -326,12 +373,32 @@ def _pending_turn_emails(player_id: int) -> QuerySet[Notice]:
     )
 
 
+def _pending_message_notices(notice: Notice, said: content.Content) -> list[int]:
+    """The player's message notices on the notice's channel pending for the tables whose
+    messages `said` tells."""
+    told = [table.code for table in said.tables if table.said]
+    if not told:
+        return []
+    return list(
+        Notice.objects.filter(
+            player_id=notice.player_id,
+            channel=notice.channel,
+            kind=Kind.MESSAGE,
+            status=NoticeStatus.PENDING,
+            table__code__in=told,
+        )
+        .exclude(pk=notice.pk)
+        .values_list("pk", flat=True)
+    )
+
+
 def _fold_into(sent: Notice, folds: list[int]) -> None:
-    """The player's other "your turn" e-mails pending when `sent` was claimed are told by
-    it: it listed every table waiting then. Those another worker is sending now (locked
-    or in flight) are left to it."""
+    """The player's other notices pending when `sent` was claimed that it told: "your
+    turn" e-mails, for it listed every table waiting then, and message notices of the
+    tables whose messages it told. Those another worker is sending now (locked or in
+    flight) are left to it."""
     others = list(
-        _pending_turn_emails(sent.player_id)
+        Notice.objects.filter(player_id=sent.player_id, status=NoticeStatus.PENDING)
         .select_for_update(skip_locked=True)
         .filter(pk__in=folds)
         .exclude(attempts_made__outcome=AttemptOutcome.IN_FLIGHT)

@@ -21,7 +21,7 @@ from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from bansugoroku.games import payloads, selectors
+from bansugoroku.games import messages, payloads, selectors
 from bansugoroku.games.models import Event, Player, Seat, TableState
 from bansugoroku.games.vocabulary import play_text, seat_holder
 from bansugoroku.lib.local_times import local_time, zone
@@ -32,6 +32,7 @@ from engine.plays import legal_plays
 from engine.turn import TurnInProgress
 from notifications.consent.preferences import preferences_of
 from notifications.mails import boards
+from notifications.mails.unlinked import unlinked
 from notifications.models import Kind, TableMute
 from notifications.replies import tokens as reply_tokens
 
@@ -60,6 +61,14 @@ class TableLine:
     lines: list[str]
     board: Board | None = None
     reply: ReplyOffer | None = None
+    said: list[str] = field(default_factory=list)
+    """The other player's unread messages at the table, oldest first, as `unlinked`
+    writes them: quoted as text, never as markup."""
+
+    @property
+    def said_quoted(self) -> list[str]:
+        """The messages as a plain-text mail quotes them, each line after "> "."""
+        return ["> " + text.replace("\n", "\n> ") for text in self.said]
 
 
 @dataclass(frozen=True)
@@ -205,12 +214,35 @@ def _waiting_line(
     if table.deadline is not None:
         when = local_time(table.deadline, player.time_zone)
         lines.append(_("Your time to move runs out on %(when)s.") % {"when": when})
+    said = told_messages(seat, them, lines)
     if not by_mail:
-        return TableLine(table.code, table_url(table.code), lines)
+        return TableLine(table.code, table_url(table.code), lines, said=said)
     turn = selectors.turn_to_play(table, seat)
     assert turn is not None  # it is `seat`'s turn
     offer = reply_offer(player, seat, turn) if reply else None
-    return TableLine(table.code, table_url(table.code), lines, turn_board(seat, turn), offer)
+    board = turn_board(seat, turn)
+    return TableLine(table.code, table_url(table.code), lines, board, offer, said)
+
+
+MESSAGES_TOLD = 3
+"""The most messages a notice quotes for a table, the latest: the table page has all."""
+
+
+def told_messages(seat: Seat, them: str, lines: list[str]) -> list[str]:
+    """The other player's unread messages at `seat`'s table, the latest MESSAGES_TOLD,
+    oldest first; saying so in `lines`, and how many more there are."""
+    unread = list(messages.unread(seat).order_by("-pk")[: MESSAGES_TOLD + 1])
+    if not unread:
+        return []
+    told = [unlinked(message.text) for message in reversed(unread[:MESSAGES_TOLD])]
+    if len(unread) > MESSAGES_TOLD:
+        lines.append(
+            _("%(name)s wrote (the latest %(count)d; the others are on the table page):")
+            % {"name": them, "count": MESSAGES_TOLD}
+        )
+    else:
+        lines.append(_("%(name)s wrote:") % {"name": them})
+    return told
 
 
 def turn_board(seat: Seat, turn: TurnInProgress) -> Board:
@@ -370,6 +402,18 @@ def auto_vacation(event: Event, player: Player) -> Content:
     return Content(subject, [line], [TableLine(table.code, table_url(table.code), [])])
 
 
+def message(event: Event, player: Player) -> Content:
+    """The other player's unread messages at the event's table."""
+    table = event.table
+    seats = list(Seat.objects.filter(table=table).select_related("player"))
+    mine = next(s for s in seats if s.player_id == player.pk)
+    them = opponent_name(seats[1 - mine.number])
+    subject = _("%(name)s wrote to you at %(code)s") % {"name": them, "code": table.code}
+    lines = [_("Table %(code)s, against %(name)s.") % {"code": table.code, "name": them}]
+    said = told_messages(mine, them, lines)
+    return Content(subject, [], [TableLine(table.code, table_url(table.code), lines, said=said)])
+
+
 _ABOUT_ONE_TABLE: dict[str, Callable[[Event, Player], Content]] = {
     Kind.GAME_OVER: game_over,
     Kind.OPPONENT_JOINED: opponent_joined,
@@ -377,4 +421,5 @@ _ABOUT_ONE_TABLE: dict[str, Callable[[Event, Player], Content]] = {
     Kind.TABLE_CLOSED: table_closed,
     Kind.CLOCK_LOW: clock_low,
     Kind.AUTO_VACATION: auto_vacation,
+    Kind.MESSAGE: message,
 }

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bansugoroku.games.models import Message, MessageReport
-from tests.client import check
+from bansugoroku.games.models import Message, MessageReport, Table
+from tests.client import Api, check, open_table
+from tests.finished_games import to_move, whole_play
+from tests.races import race_behind_lock
 
 
 def said(player, code: str, text: str) -> dict:
@@ -104,3 +106,51 @@ def test_messages_are_limited_and_a_closed_table_takes_none(
     closed = guest.post(f"tables/{table}/messages", {"text": "bye"})
     assert (closed.status, closed.body["code"]) == (409, "table_closed")
     assert texts(guest, table) == ["#0", "#1", "my own count"], "kept after the close"
+
+
+def message_events(player, code: str) -> list[dict]:
+    answer = player.get(f"tables/{code}/events")
+    assert answer.status == 200, answer.body
+    return [e for e in answer.body["events"] if e["kind"] == "message"]
+
+
+def test_the_events_feed_carries_messages_as_each_seat_reads_them(host, guest, table, openapi):
+    version = host.state(table)["version"]
+    first = said(guest, table, "<i>hi</i>")
+    said(host, table, "hello")
+    assert host.state(table)["version"] == version, "a message moves no version"
+
+    answer = host.get(f"tables/{table}/events")
+    check(openapi, "/api/v1/tables/{code}/events", "get", 200, answer)
+    mine = [e["payload"] for e in message_events(host, table)]
+    assert [(p["text"], p["yours"]) for p in mine] == [("<i>hi</i>", False), ("hello", True)]
+    assert [e["seat"] for e in message_events(host, table)] == [1, 0]
+    assert message_events(guest, table)[0]["payload"]["yours"] is True
+
+    assert host.put(f"tables/{table}/mute", {"mute": True}).status == 204
+    assert [e["payload"]["text"] for e in message_events(host, table)] == ["hello"]
+    assert host.put(f"tables/{table}/mute", {"mute": False}).status == 204
+    assert host.post(f"tables/{table}/messages/{first['id']}/report").status == 204
+    assert [e["payload"]["text"] for e in message_events(host, table)] == ["hello"]
+    assert len(message_events(guest, table)) == 2, "the writer still reads their own"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.slow
+def test_a_message_and_a_move_at_once_both_land_with_their_events_in_order(transactional_db):
+    host, guest = Api().new_player("Aiko"), Api().new_player("Ben")
+    code = open_table(host, guest)
+    mover, waiting = to_move(code, host, guest)
+    state = mover.state(code)
+    move = {"version": state["version"], "moves": whole_play(code)}
+    answers = race_behind_lock(
+        code,
+        lambda: Api(mover.token).post(f"tables/{code}/moves", move),
+        lambda: Api(waiting.token).post(f"tables/{code}/messages", {"text": "your move"}),
+    )
+    assert sorted(a.status for a in answers) == [200, 201]
+    table = Table.objects.get(code=code)
+    sequences = list(table.events.order_by("sequence").values_list("sequence", "kind"))
+    assert [s for s, _ in sequences] == list(range(1, table.last_event + 1))
+    assert [k for _, k in sequences].count("message") == 1
+    assert table.version == state["version"] + 1, "only the move moved it"
