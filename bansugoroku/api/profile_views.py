@@ -1,5 +1,5 @@
 """`GET /players/{id}`: a player of the lobby as anyone signed in may read them
-(`games.profiles`)."""
+(`games.profiles`), and the replay of any of their games the page lists."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from rest_framework.views import APIView
 
 from bansugoroku.api import schema
 from bansugoroku.api.auth import player_of
+from bansugoroku.api.history_views import NUMBER, private
 from bansugoroku.api.schema import component
-from bansugoroku.games import profiles, services, shapes
+from bansugoroku.api.views import CODE
+from bansugoroku.games import history, profiles, services, shapes
 
 PLAYER_ID = OpenApiParameter(
     "player_id", int, OpenApiParameter.PATH, description="A lobby host's `host.id`."
@@ -30,6 +32,23 @@ class PlayerPageView(APIView):
     )
     def get(self, request: Request, player_id: int) -> Response:
         return Response(profiles.player_page(player_id))
+
+
+class PublicGameView(APIView):
+    @extend_schema(
+        operation_id="players_game",
+        parameters=[PLAYER_ID, CODE, NUMBER],
+        responses={200: component(shapes.GameHistory)} | schema.problems(404),
+        summary="One of a player's games their page lists, turn by turn, from their side",
+        description="The same answer as `GET /tables/{code}/games/{number}` gives the "
+        "player, for any game of theirs that is over at a table whose two seats are "
+        "players of the lobby (a `recent_games` row's `table` and `number`, also past the "
+        "latest 10). Any other game answers 404 `game_not_found`, as a game nobody played; "
+        "a player who never came to the lobby 404 `player_not_found`.",
+    )
+    def get(self, request: Request, player_id: int, code: str, number: int) -> Response:
+        player, game = profiles.public_game(player_id=player_id, code=code, number=number)
+        return private(Response(history.game_history(game, player)))
 
 
 class BlockView(APIView):

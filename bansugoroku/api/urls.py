@@ -20,6 +20,11 @@ urlpatterns = [
     path("players/me", views.MeView.as_view(), name="me"),
     path("players/<int:player_id>", profile_views.PlayerPageView.as_view(), name="player"),
     path("players/<int:player_id>/block", profile_views.BlockView.as_view(), name="block"),
+    path(
+        "players/<int:player_id>/games/<str:code>/<int:number>",
+        profile_views.PublicGameView.as_view(),
+        name="player-game",
+    ),
     path("players/me/notices", notice_views.NoticePreferencesView.as_view(), name="notices"),
     path("players/me/vacation", vacation_views.VacationView.as_view(), name="vacation"),
     path(

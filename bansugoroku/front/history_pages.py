@@ -3,7 +3,8 @@ once it is over, its review.
 
 Only the table's players see them, and a stranger gets the same 404 as for a table that
 does not exist, as in the API, so codes can't be found by trying. The pages read what
-the API's history reads (`bansugoroku.games.history`).
+the API's history reads (`bansugoroku.games.history`). A player's page shows anyone the
+same replay of their public games (`replay`, `profile_pages`).
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from bansugoroku.games.vocabulary import WIN_NAMES, play_text, points_won, posit
 from engine.position import Position
 from engine.rules import WinKind
 
-MAX_NUMBER = 2**31 - 1
-"""The largest game number a PostgreSQL integer column holds."""
+Names = list[str]
+"""Who sits at each seat, Black's then White's, as the page calls them."""
 
 
 class CompactJSON(DjangoJSONEncoder):
@@ -57,49 +58,67 @@ def _seated(request: HttpRequest, code: str) -> tuple[Player, Table]:
 def games(request: HttpRequest, code: str) -> HttpResponse:
     """Every game at the table, with its result."""
     player, table = _seated(request, code)
-    me = seat_of(table, player).number
+    names = _seat_names(table, seat_of(table, player).number)
     rows = [
-        {**summary, "result": _result(summary, me, table)}
-        for summary in history.game_summaries(table)
+        {**summary, "result": _result(summary, names)} for summary in history.game_summaries(table)
     ]
     return render(request, "front/games.html", {"table": table, "games": rows})
 
 
 @require_safe
 def game(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    """One game turn by turn, a replay of its board, its exports and, once it is over,
-    the check of its dice."""
+    """One game at the viewer's table, with the exports of its seats."""
     player = _player(request)
-    if number > MAX_NUMBER:
-        raise Http404("no such game")  # PostgreSQL's integer could not even hold it
     try:
         found = history.game_for_player(code=code, player=player, number=number)
     except (TableNotFound, GameNotFound):
         raise Http404("no such game") from None
+    return replay(request, found, player)
+
+
+def replay(
+    request: HttpRequest, found: Game, player: Player, *, public: bool = False
+) -> HttpResponse:
+    """One game turn by turn, a replay of its board and, once it is over, the check of
+    its dice and its review, from the side of `player`, who sits at its table. `public`
+    for anyone reading that player's page: the seats by their names, not "You", and
+    without the seats' own downloads, which the API keeps for them."""
     table = found.table  # with its seats and players, loaded once
     seen = history.game_history(found, player)
     me = seat_of(table, player).number
+    names = _seat_names(table, None if public else me)
     colors = (me, 1 - me)
     positions = [position_json(Position.start())] + [t["position_after"] for t in seen["turns"]]
-    titles = [_("The start")] + [_turn_title(turn, me, table) for turn in seen["turns"]]
+    titles = [_("The start")] + [_turn_title(turn, names) for turn in seen["turns"]]
     frames = [_frame(title, at, colors) for title, at in zip(titles, positions, strict=True)]
     end = positions[-1]
     context = {
         "table": table,
         "game": seen,
-        "result": _result(seen, me, table),
+        "owner": player if public else None,
+        "result": _result(seen, names),
         "win_name": WIN_NAMES.get(WinKind(seen["win_kind"])) if seen["win_kind"] else None,
-        "turns": [_turn_row(turn, me, table) for turn in seen["turns"]],
+        "turns": [_turn_row(turn, me, names) for turn in seen["turns"]],
         "frames": json_script(frames, "replay-frames", encoder=CompactJSON),
         "last": frames[-1],
         "board": board.board(end["points"], end["bar"], end["off"], colors),
         "dice": history.dice_verification(found) if found.is_over else None,
-        "review": _review(found, player, colors) if found.is_over else None,
+        "review": _review(found, player, colors, names) if found.is_over else None,
     }
     return render(request, "front/game.html", context)
 
 
-def _review(found: Game, player: Player, colors: tuple[int, int]) -> dict[str, Any] | None:
+def _seat_names(table: Table, me: int | None) -> Names:
+    """The seats as the player at seat `me` reads them ("You"), or anyone (None) a
+    public game, whose seats are both players'."""
+    if me is None:
+        return [seat.player.name for seat in table.seats.all() if seat.player]
+    return [seat_name(table, seat, me) for seat in (0, 1)]
+
+
+def _review(
+    found: Game, player: Player, colors: tuple[int, int], names: Names
+) -> dict[str, Any] | None:
     """Each person's plays with their loss against Hard, grouped by seat; the marked ones
     with both boards, the play made and Hard's, drawn side by side. `pending` until the
     worker has stored the review; none for a game never reviewed."""
@@ -109,10 +128,9 @@ def _review(found: Game, player: Player, colors: tuple[int, int]) -> dict[str, A
         return {"pending": True}
     except NoReview:
         return None
-    table, me = found.table, colors[0]
     seats = [
         {
-            "who": seat_name(table, seat, me),
+            "who": names[seat],
             "plays": [_reviewed(play, colors) for play in review["plays"] if play["seat"] == seat],
         }
         for seat in sorted({play["seat"] for play in review["plays"]})
@@ -147,27 +165,27 @@ def _frame(title: str, position: shapes.PositionJson, colors: tuple[int, int]) -
     }
 
 
-def _turn_title(turn: shapes.HistoryTurn, me: int, table: Table) -> str:
+def _turn_title(turn: shapes.HistoryTurn, names: Names) -> str:
     return _("Turn %(number)d: %(who)s, %(dice)s %(name)s, %(play)s") % {
         "number": turn["number"],
-        "who": seat_name(table, turn["seat"], me),
+        "who": names[turn["seat"]],
         "dice": "-".join(map(str, turn["dice"])),
         "name": turn["dice_name"]["kanji"],
         "play": play_text(turn["notation"]) if turn["moves"] else _("pass"),
     }
 
 
-def _turn_row(turn: shapes.HistoryTurn, me: int, table: Table) -> dict[str, Any]:
+def _turn_row(turn: shapes.HistoryTurn, me: int, names: Names) -> dict[str, Any]:
     return {
         **turn,
         "notation": play_text(turn["notation"]),
-        "who": seat_name(table, turn["seat"], me),
+        "who": names[turn["seat"]],
         "mine": turn["seat"] == me,
         "passed": not turn["moves"],
     }
 
 
-def _result(summary: shapes.GameSummary, me: int, table: Table) -> str:
+def _result(summary: shapes.GameSummary, names: Names) -> str:
     """The game's outcome in a few words, for the viewer."""
     if summary["state"] == "playing":
         return _("Playing")
@@ -176,7 +194,7 @@ def _result(summary: shapes.GameSummary, me: int, table: Table) -> str:
     if summary["winner_seat"] is None:
         return _("Ended with no winner")
     values = {
-        "who": seat_name(table, summary["winner_seat"], me),
+        "who": names[summary["winner_seat"]],
         "points": points_won(summary["points"]),
     }
     if summary["state"] == "resigned":

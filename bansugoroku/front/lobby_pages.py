@@ -76,13 +76,13 @@ def _rows(filters: lobby.Filters, viewer: Player | None) -> list[dict[str, Any]]
         row
         | {
             "until": local_time(datetime.fromisoformat(row["open_until"]), zone),
-            "clock": _clock_words(row["clock_days"]),
+            "clock": clock_words(row["clock_days"]),
         }
         for row in lobby.lobby_json(found, viewer.pk if viewer else None)
     ]
 
 
-def _clock_words(days: int | None) -> str:
+def clock_words(days: int | None) -> str:
     """A listed table's clock, in the words the filter offers for it."""
     return str(CLOCK_WORDS[str(days) if days else lobby.NO_CLOCK])
 

@@ -1,16 +1,18 @@
 """A player's page, as strangers read it: only for players who came to the lobby
 (`Player.listed_at`), and of their tables and games only those against another such
-player, so that nobody's name is shown who did not choose to be seen."""
+player, so that nobody's name is shown who did not choose to be seen. The games it
+lists are the public ones: anyone may replay them (`public_game`)."""
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import Prefetch, Q, QuerySet
 
 from bansugoroku.games import shapes
-from bansugoroku.games.errors import PlayerNotFound
-from bansugoroku.games.models import Game, GameState, Player, Seat, TableState
+from bansugoroku.games.errors import GameNotFound, PlayerNotFound, TableNotFound
+from bansugoroku.games.models import Block, Game, GameState, Player, Seat, TableState
 from bansugoroku.games.records import records
 from bansugoroku.games.selectors import rating_json, rules_json
+from bansugoroku.games.store import clean_code
 
 RECENT_GAMES = 10
 
@@ -38,6 +40,26 @@ def listed(player_id: int) -> Player:
     return player
 
 
+def public_game(*, player_id: int, code: str, number: int) -> tuple[Player, Game]:
+    """Game `number` at table `code`, for anyone to replay from the side of the listed
+    player `player_id`: one their page would list (over, against another listed player),
+    also past the latest; the code read as `clean_code` reads it. Any other is
+    GameNotFound, as a game nobody played; a player not listed is PlayerNotFound, as
+    their page."""
+    player = listed(player_id)
+    try:
+        game = _public_games(player).get(table__code=clean_code(code), number=number)
+    except (TableNotFound, Game.DoesNotExist):
+        raise GameNotFound(f"player {player_id} has no public game {number} there") from None
+    return player, game
+
+
+def blocks(player: Player, other_id: int) -> bool:
+    """Whether the player blocks the other (`services.player_block`), for the button on
+    the other's page."""
+    return Block.objects.filter(blocker=player, blocked_id=other_id).exists()
+
+
 def _opposite(player: Player) -> Q:
     """Seats across from the player's, taken by another listed player."""
     return Q(table__seats__player=player) & ~Q(player=player) & Q(player__listed_at__isnull=False)
@@ -53,6 +75,7 @@ def _tables(player: Player) -> list[shapes.PlayerTableJson]:
     return [
         {
             "opponent": seat.player.name,
+            "opponent_id": seat.player.pk,
             "state": seat.table.state,
             "rules": rules_json(seat.table.rules),
             "clock_days": seat.table.clock_days,
@@ -67,15 +90,20 @@ def _tables(player: Player) -> list[shapes.PlayerTableJson]:
     ]
 
 
-def _recent_games(player: Player) -> list[shapes.PlayerGameJson]:
+def _public_games(player: Player) -> QuerySet[Game]:
+    """The player's games that are over at a table with another listed player, each with
+    its table's seats and their players."""
     opposite = Seat.objects.filter(_opposite(player))
-    games = (
+    return (
         Game.objects.filter(table__in=opposite.values("table"), ended_at__isnull=False)
         .exclude(state=GameState.PLAYING)
         .select_related("table")
-        .prefetch_related("table__seats__player")
-        .order_by("-ended_at")[:RECENT_GAMES]
+        .prefetch_related(Prefetch("table__seats", Seat.objects.select_related("player")))
     )
+
+
+def _recent_games(player: Player) -> list[shapes.PlayerGameJson]:
+    games = _public_games(player).order_by("-ended_at")[:RECENT_GAMES]
     shown: list[shapes.PlayerGameJson] = []
     for game in games:
         seats = list(game.table.seats.all())
@@ -85,7 +113,10 @@ def _recent_games(player: Player) -> list[shapes.PlayerGameJson]:
         result = "none" if game.winner is None else "won" if game.winner == mine.number else "lost"
         shown.append(
             {
+                "table": game.table.code,
+                "number": game.number,
                 "opponent": theirs.player.name,
+                "opponent_id": theirs.player.pk,
                 "result": result,
                 "win_kind": game.win_kind or None,
                 "points": game.points,

@@ -434,6 +434,7 @@ class PlayerTableJson(TypedDict):
     """One of the player's tables being played, against another player of the lobby."""
 
     opponent: str
+    opponent_id: Annotated[int, Doc("Their page: `GET /players/{id}`.")]
     state: Annotated[str, OneOf(models.TableState)]
     rules: RulesOut
     clock_days: int | None
@@ -444,7 +445,10 @@ class PlayerTableJson(TypedDict):
 class PlayerGameJson(TypedDict):
     """One of the player's finished games against another player of the lobby."""
 
+    table: Annotated[str, Doc("Its replay: `GET /players/{id}/games/{table}/{number}`.")]
+    number: Annotated[int, Doc("The game's number at its table.")]
     opponent: str
+    opponent_id: Annotated[int, Doc("Their page: `GET /players/{id}`.")]
     result: Annotated[str, OneOf(("won", "lost", "none"))]
     win_kind: WinKindOut
     points: int
