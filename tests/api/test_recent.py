@@ -89,7 +89,12 @@ def test_the_opponents_play_is_told_from_your_side(host, guest, table):
 
 
 @pytest.mark.slow
-def test_every_state_of_a_game_tells_what_its_history_does(host, guest):
+def test_every_state_of_a_game_tells_what_its_history_does(host, guest, monkeypatch):
+    # A long game reads the state and the history of both seats after every turn: more
+    # than THROTTLE_PLAYER a minute on a fast machine, which this test is not about.
+    from bansugoroku.limits.throttles import PlayerRateThrottle
+
+    monkeypatch.setattr(PlayerRateThrottle, "THROTTLE_RATES", {"player": "100000/min"})
     code = open_table(host, guest, {"finish": "bear_off", "muji": "on_the_spot"})
     rng = random.Random(code)
     players = (host, guest)
