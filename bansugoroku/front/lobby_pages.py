@@ -75,10 +75,10 @@ def _rows(filters: lobby.Filters, viewer: Player | None) -> list[dict[str, Any]]
     tables = lobby.open_tables(timezone.now(), filters, viewer.pk if viewer else None)
     found = tables.select_related("host")[:LISTED]
     zone = viewer.time_zone if viewer else ""
-    written: dict[tuple[str, ...], str] = {}
+    written: dict[tuple[str, str, str], str] = {}
 
     def rules_words(rules: shapes.RulesOut) -> str:
-        key = tuple(rules.values())
+        key = (rules["finish"], rules["muji"], rules["start"])
         if key not in written:
             written[key] = render_to_string("front/rules_words.html", {"rules": rules})
         return written[key]
